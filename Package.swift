@@ -1,0 +1,68 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Where the platform decodes with libvips: everywhere but Apple platforms, which use ImageIO.
+let vipsPlatforms: [Platform] = [.linux]
+
+let package = Package(
+    name: "Shashin",
+    platforms: [.iOS(.v15), .macOS(.v12)],
+    products: [
+        .library(name: "Shashin", targets: ["Shashin"]),
+        .library(name: "ImageServer", targets: ["ImageServer"]),
+        .executable(name: "shashin", targets: ["ShashinCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The pipeline: requests, tasks, job graph, queues, caches, loading. No codec, no UI, no server.
+        .target(name: "ShashinCore"),
+
+        // libvips through a system-library module; variadic calls wrapped in shim.h.
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"]), .brew(["vips"])]
+        ),
+        .target(name: "ShashinVips", dependencies: ["ShashinCore", "CVips"]),
+
+        // What users import: the core plus the platform's default codecs.
+        .target(
+            name: "Shashin",
+            dependencies: [
+                "ShashinCore",
+                .target(name: "ShashinVips", condition: .when(platforms: vipsPlatforms)),
+            ]
+        ),
+
+        // A real HTTP server with scripted behaviour, for tests, the demo and benchmarks.
+        .target(
+            name: "ImageServer",
+            dependencies: [
+                "Shashin",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
+        ),
+
+        .executableTarget(
+            name: "ShashinCLI",
+            dependencies: [
+                "Shashin",
+                "ImageServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "ShashinCoreTests", dependencies: ["ShashinCore"]),
+        .testTarget(
+            name: "ShashinVipsTests",
+            dependencies: ["Shashin"],
+            resources: [.copy("Resources")]
+        ),
+        .testTarget(name: "ImageServerTests", dependencies: ["ImageServer"]),
+        .testTarget(name: "ShashinTests", dependencies: ["Shashin", "ImageServer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,37 @@
+import Foundation
+
+/// A decoded image as 8-bit RGBA pixels, row by row, with no padding between rows.
+///
+/// This is `PlatformImage` where neither UIKit nor AppKit exists (Linux). Decoders deliver it with
+/// EXIF orientation already applied and colours in sRGB, so `pixels[(y * width + x) * 4]` is the red
+/// value of the pixel a viewer would show at `(x, y)`.
+///
+/// ```swift
+/// let red = Bitmap(width: 1, height: 1, pixels: [255, 0, 0, 255])
+/// ```
+public struct Bitmap: Sendable, Hashable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// `width * height * 4` bytes: red, green, blue, alpha (not premultiplied) for each pixel.
+    public let pixels: [UInt8]
+
+    /// Creates a bitmap; `pixels.count` must be `width * height * 4`.
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4,
+                     "Bitmap needs width * height * 4 bytes")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// The bytes this bitmap holds in memory: what the memory cache counts against its limit.
+    public var byteCount: Int { pixels.count }
+
+    /// The RGBA value at `(x, y)`, for tests and tools.
+    public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        let i = (y * width + x) * 4
+        return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// What a decoder is asked to do with one piece of data.
+public struct ImageDecodingContext: Sendable {
+    /// The format sniffed from the data's first bytes, when recognised.
+    public var format: ImageFormat?
+    /// Downsample while decoding to this size; `nil` decodes at full size.
+    public var thumbnail: ThumbnailOptions?
+    /// The most pixels (width × height, as declared by the file's header) the decoder may
+    /// allocate; larger images fail with `ImagePipelineError.imageTooLarge` before any pixel is
+    /// decoded.
+    public var maxPixelCount: Int
+
+    /// Creates a decoding context.
+    public init(format: ImageFormat?, thumbnail: ThumbnailOptions? = nil, maxPixelCount: Int = ImageDecodingContext.defaultMaxPixelCount) {
+        self.format = format
+        self.thumbnail = thumbnail
+        self.maxPixelCount = maxPixelCount
+    }
+
+    /// 100 megapixels: a 12 MP photo passes many times over, a 65535×65535 bomb does not.
+    public static let defaultMaxPixelCount = 100_000_000
+}
+
+/// Turns encoded bytes into an image. The pipeline calls it on its decode queue, never on the
+/// caller's thread; an implementation must be safe to call from several threads at once.
+///
+/// Errors should be `ImagePipelineError.decodingFailed` or `.imageTooLarge`; anything else is
+/// wrapped in `.decodingFailed` by the pipeline.
+public protocol ImageDecoding: Sendable {
+    /// Decodes `data`, downsampling to `context.thumbnail` when given, with orientation applied.
+    func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage
+}
+
+/// Turns an image into encoded bytes (used to generate test images and to write files).
+public protocol ImageEncoding: Sendable {
+    /// Encodes `image` as `format`; `quality` in 0...1 applies to lossy formats.
+    func encode(_ image: PlatformImage, as format: ImageFormat, quality: Double) throws -> Data
+}

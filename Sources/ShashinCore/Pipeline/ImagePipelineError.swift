@@ -1,0 +1,50 @@
+import Foundation
+
+/// Every way a request can fail, as one enum a caller can switch on. Cancellation is not here:
+/// a cancelled task always ends with Swift's `CancellationError`.
+public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The request has no URL, or one that cannot be loaded.
+    case invalidURL(String)
+    /// The URL's scheme is not one the data loader handles (such as `ftp`).
+    case unsupportedScheme(String)
+    /// The server answered with a status outside 200–299.
+    case httpStatus(Int)
+    /// The response body passed `limit` bytes (announced by `Content-Length` or counted).
+    case dataTooLarge(limit: Int)
+    /// The response body was shorter than its `Content-Length` said.
+    case truncatedData(expected: Int, received: Int)
+    /// The response had no body.
+    case emptyData
+    /// The network failed (no connection, timeout, reset, ...); `code` is the `URLError` code.
+    case networkFailure(code: Int, message: String)
+    /// The bytes are not an image the decoder can read; `format` is what was sniffed, if anything.
+    case decodingFailed(format: ImageFormat?, reason: String)
+    /// The image declares more pixels than the configured limit (a decompression bomb guard).
+    case imageTooLarge(width: Int, height: Int, limit: Int)
+    /// A processor threw.
+    case processingFailed(identifier: String, reason: String)
+    /// The request allowed only cached data and there was none.
+    case cacheMiss
+
+    /// A sentence saying what went wrong.
+    public var description: String {
+        switch self {
+        case .invalidURL(let url): "Invalid URL: '\(url)'"
+        case .unsupportedScheme(let scheme): "Unsupported URL scheme '\(scheme)'"
+        case .httpStatus(let code): "HTTP status \(code) (\(HTTPURLResponse.localizedString(forStatusCode: code)))"
+        case .dataTooLarge(let limit): "Response is larger than the limit of \(limit) bytes"
+        case .truncatedData(let expected, let received): "Response body ended after \(received) of \(expected) bytes"
+        case .emptyData: "Response has no data"
+        case .networkFailure(let code, let message): "Network failure (URLError \(code)): \(message)"
+        case .decodingFailed(let format, let reason): "Failed to decode \(format.map { "\($0) " } ?? "unrecognised ")data: \(reason)"
+        case .imageTooLarge(let width, let height, let limit): "Image of \(width)×\(height) pixels exceeds the limit of \(limit) pixels"
+        case .processingFailed(let identifier, let reason): "Processor '\(identifier)' failed: \(reason)"
+        case .cacheMiss: "No cached data and the cache policy forbids loading"
+        }
+    }
+}
+
+extension ImagePipelineError: LocalizedError {
+    /// The same sentence as `description`, for UI that shows `localizedDescription`.
+    public var errorDescription: String? { description }
+}

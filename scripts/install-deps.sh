@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the system packages Shashin builds against, only those missing.
+# Debian/Ubuntu: apt-get (sudo only when not root). macOS: Homebrew.
+set -euo pipefail
+
+need_python=${NEED_PILLOW:-0}
+
+if [[ "$(uname -s)" == "Darwin" ]]; then
+    command -v brew >/dev/null || { echo "Homebrew is needed on macOS: https://brew.sh" >&2; exit 1; }
+    pkg-config --exists vips 2>/dev/null || brew install vips pkg-config
+    exit 0
+fi
+
+packages=(libvips-dev libsqlite3-dev pkg-config)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if (( ${#missing[@]} )); then
+    echo "Installing: ${missing[*]}"
+    sudo=""
+    [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [[ "$need_python" == 1 ]]; then
+    python3 -c 'import PIL' 2>/dev/null || python3 -m pip install -q pillow
+fi
