@@ -1,5 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
+import Foundation
+
+/// `SHASHIN_CORE_ONLY=1` narrows the package to the core and its tests: the ThreadSanitizer run
+/// then builds neither libvips bindings nor the HTTP server it does not test.
+let coreOnly = ProcessInfo.processInfo.environment["SHASHIN_CORE_ONLY"] == "1"
 
 /// Where the platform decodes with libvips: everywhere but Apple platforms, which use ImageIO.
 let vipsPlatforms: [Platform] = [.linux]
@@ -66,3 +71,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+if coreOnly {
+    package.products = []
+    package.dependencies = []
+    package.targets = package.targets.filter { ["ShashinCore", "ShashinCoreTests"].contains($0.name) }
+}

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Every way a request can fail, as one enum a caller can switch on. Cancellation is not here:
 /// a cancelled task always ends with Swift's `CancellationError`.

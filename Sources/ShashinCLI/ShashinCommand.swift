@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `shashin`: the command-line tool.
+@main
+struct ShashinCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shashin",
+        abstract: "Shashin's command-line tool: demo, serve, fetch."
+    )
+}

@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The state of one download: the bytes so far, the limit, and the one continuation to resume.
+final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `maxBytes` and `progress` immutable
+    private struct State {
+        var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+        var outcome: Result<(Data, URLResponse), any Error>?
+        var response: URLResponse?
+        var data = Data()
+        var expected: Int64 = -1
+    }
+
+    private let maxBytes: Int
+    private let progress: @Sendable (Int64, Int64) -> Void
+    private let state = Locked(State())
+
+    init(maxBytes: Int, progress: @escaping @Sendable (Int64, Int64) -> Void) {
+        self.maxBytes = maxBytes
+        self.progress = progress
+    }
+
+    func begin(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>) {
+        let outcome = state.withLock { state -> Result<(Data, URLResponse), any Error>? in
+            if state.outcome == nil { state.continuation = continuation }
+            return state.outcome
+        }
+        if let outcome { continuation.resume(with: outcome) }
+    }
+
+    /// Checks the status and announced length; `false` ends the transfer.
+    func accept(_ response: URLResponse) -> Bool {
+        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+            fail(ImagePipelineError.httpStatus(http.statusCode))
+            return false
+        }
+        let expected = response.expectedContentLength
+        if expected > maxBytes {
+            fail(ImagePipelineError.dataTooLarge(limit: maxBytes))
+            return false
+        }
+        state.withLock { state in
+            state.response = response
+            state.expected = expected
+            if expected > 0 { state.data.reserveCapacity(Int(expected)) }
+        }
+        return true
+    }
+
+    /// Adds a chunk; `false` when the body passed the limit (the transfer has failed).
+    func append(_ chunk: Data) -> Bool {
+        let counts = state.withLock { state -> (Int64, Int64)? in
+            guard state.outcome == nil else { return nil }
+            guard state.data.count + chunk.count <= maxBytes else { return (-1, -1) }
+            state.data.append(chunk)
+            return (Int64(state.data.count), max(0, state.expected))
+        }
+        guard let (received, expected) = counts else { return false }
+        guard received >= 0 else {
+            fail(ImagePipelineError.dataTooLarge(limit: maxBytes))
+            return false
+        }
+        progress(received, expected)
+        return true
+    }
+
+    func complete(response: URLResponse?, error: (any Error)?) {
+        if let error {
+            fail(Self.pipelineError(from: error))
+            return
+        }
+        let (data, expected, storedResponse) = state.withLock { ($0.data, $0.expected, $0.response) }
+        guard let response = storedResponse ?? response else {
+            fail(ImagePipelineError.networkFailure(code: URLError.badServerResponse.rawValue, message: "No response"))
+            return
+        }
+        // With a Content-Encoding the announced length is of the encoded body, not of `data`.
+        let isEncoded = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding").map { $0 != "identity" } ?? false
+        if expected >= 0, !isEncoded, Int64(data.count) != expected {
+            fail(ImagePipelineError.truncatedData(expected: Int(expected), received: data.count))
+            return
+        }
+        resolve(.success((data, response)))
+    }
+
+    /// Ends the transfer with `error` unless it already ended.
+    func fail(_ error: any Error) { resolve(.failure(error)) }
+
+    private func resolve(_ outcome: Result<(Data, URLResponse), any Error>) {
+        let continuation = state.withLock { state -> CheckedContinuation<(Data, URLResponse), any Error>? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
+            state.data = Data()
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: outcome)
+    }
+
+    static func pipelineError(from error: any Error) -> any Error {
+        guard let urlError = error as? URLError else { return error }
+        switch urlError.code {
+        case .cancelled: return CancellationError()
+        case .unsupportedURL: return ImagePipelineError.unsupportedScheme(urlError.failingURL?.scheme ?? "")
+        default: return ImagePipelineError.networkFailure(code: urlError.code.rawValue, message: urlError.localizedDescription)
+        }
+    }
+}

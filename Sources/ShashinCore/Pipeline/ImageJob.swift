@@ -1,0 +1,129 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A decoded or processed image on its way to the requests that share it.
+struct ImageResult: @unchecked Sendable { // immutable; images are never mutated after decoding
+    let image: PlatformImage
+    let urlResponse: URLResponse?
+    let source: ImageResponse.Source
+    let timings: ImageTimings
+}
+
+/// Produces the image of a request after its first `stage` processors: stage 0 decodes the
+/// fetched bytes (at the thumbnail size), stage n applies processor n to stage n-1's image.
+/// Each stage first looks in the memory cache, so a cached prefix is never recomputed and a
+/// cached stage downloads nothing.
+final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `JobGraph.queue`, like every job
+    let request: ImageRequest
+    let stage: Int
+    let cacheKey: ImageCacheKey
+    private var upstream: JobSubscription?
+    private var workItem: WorkItem?
+
+    init(graph: JobGraph, request: ImageRequest, stage: Int, cacheKey: ImageCacheKey) {
+        self.request = request
+        self.stage = stage
+        self.cacheKey = cacheKey
+        super.init(graph: graph)
+    }
+
+    override func start() {
+        if !request.options.contains(.disableMemoryCacheReads),
+           let image = graph.configuration.memoryCache?.image(forKey: cacheKey) {
+            finish(.success(ImageResult(image: image, urlResponse: nil, source: .memory, timings: ImageTimings())))
+            return
+        }
+        if stage == 0 {
+            upstream = graph.fetchJob(for: request).subscribe(priority: priority) { [weak self] event in
+                switch event {
+                case .progress(let progress): self?.send(progress: progress)
+                case .value(let fetched): self?.decode(fetched)
+                case .failure(let error): self?.finish(.failure(error))
+                }
+            }
+        } else {
+            upstream = graph.imageJob(for: request, stage: stage - 1).subscribe(priority: priority) { [weak self] event in
+                switch event {
+                case .progress(let progress): self?.send(progress: progress)
+                case .value(let input): self?.process(input)
+                case .failure(let error): self?.finish(.failure(error))
+                }
+            }
+        }
+    }
+
+    override func didCancel() {
+        upstream?.unsubscribe()
+        upstream = nil
+        workItem?.cancel()
+        workItem = nil
+    }
+
+    override func didChangePriority(_ priority: Priority) {
+        upstream?.setPriority(priority)
+        workItem?.setPriority(priority)
+    }
+
+    // MARK: Stages
+
+    private func decode(_ fetched: FetchedData) {
+        upstream = nil
+        let decoder = graph.configuration.decoder
+        let context = ImageDecodingContext(format: ImageFormat(sniffing: fetched.data), thumbnail: request.thumbnail,
+                                           maxPixelCount: graph.configuration.maxPixelCount)
+        run(on: graph.decodeQueue, after: fetched.timings, source: fetched.source, urlResponse: fetched.urlResponse) {
+            do {
+                return try decoder.decode(fetched.data, context: context)
+            } catch let error as ImagePipelineError {
+                throw error
+            } catch {
+                throw ImagePipelineError.decodingFailed(format: context.format, reason: String(describing: error))
+            }
+        } record: { timings, duration in
+            timings.decode += duration
+        }
+    }
+
+    private func process(_ input: ImageResult) {
+        upstream = nil
+        let processor = request.processors[stage - 1]
+        run(on: graph.processingQueue, after: input.timings, source: input.source, urlResponse: input.urlResponse) {
+            do {
+                return try processor.process(input.image)
+            } catch let error as ImagePipelineError {
+                throw error
+            } catch {
+                throw ImagePipelineError.processingFailed(identifier: processor.identifier, reason: String(describing: error))
+            }
+        } record: { timings, duration in
+            timings.process += duration
+        }
+    }
+
+    /// Runs CPU-bound `work` on a bounded queue, off the Swift cooperative pool (a long decode
+    /// there would starve every other async task), then stores and delivers the image.
+    private func run(on workQueue: WorkQueue, after previous: ImageTimings, source: ImageResponse.Source,
+                     urlResponse: URLResponse?, work: @escaping @Sendable () throws -> PlatformImage,
+                     record: @escaping @Sendable (inout ImageTimings, TimeInterval) -> Void) {
+        let enqueuedAt = monotonicNow()
+        let cache = request.options.contains(.disableMemoryCacheWrites) ? nil : graph.configuration.memoryCache
+        let cacheKey = self.cacheKey
+        workItem = workQueue.enqueue(priority: priority) { [self] item in
+            DispatchQueue.global(qos: .userInitiated).async { [self] in
+                guard !item.isCancelled else { item.finish(); return }
+                let startedAt = monotonicNow()
+                let result = Result { try work() }.map { image -> ImageResult in
+                    var timings = previous
+                    timings.queued += startedAt - enqueuedAt
+                    record(&timings, monotonicNow() - startedAt)
+                    cache?.store(image, forKey: cacheKey)
+                    return ImageResult(image: image, urlResponse: urlResponse, source: source, timings: timings)
+                }
+                item.finish()
+                graph.queue.async { self.finish(result) }
+            }
+        }
+    }
+}

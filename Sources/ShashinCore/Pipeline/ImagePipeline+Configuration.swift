@@ -1,0 +1,47 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ImagePipeline {
+    /// Everything a pipeline is built from. The defaults suit a scrolling list of remote images:
+    /// a memory cache, six downloads at a time, decoding on every core.
+    ///
+    /// ```swift
+    /// var configuration = ImagePipeline.Configuration()     // `import Shashin` wires the decoder
+    /// configuration.maxConcurrentDownloads = 3
+    /// configuration.requestModifier = { request in
+    ///     var request = request
+    ///     request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    ///     return request
+    /// }
+    /// ```
+    public struct Configuration: Sendable {
+        /// Loads bytes; default `URLSessionDataLoader.shared`.
+        public var dataLoader: any DataLoading
+        /// Turns bytes into images. `import Shashin` gives the platform's (ImageIO or libvips).
+        public var decoder: any ImageDecoding
+        /// Decoded images kept in memory; default a `MemoryCache()`; `nil` turns it off.
+        public var memoryCache: (any ImageCaching)?
+        /// Downloads at once; default 6.
+        public var maxConcurrentDownloads: Int = 6
+        /// Decodes at once; default the number of active cores.
+        public var maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount
+        /// Processing steps at once; default the number of active cores.
+        public var maxConcurrentProcessing: Int = ProcessInfo.processInfo.activeProcessorCount
+        /// The largest response body accepted; default 50 MB.
+        public var maxResponseBytes: Int = 50 << 20
+        /// The most pixels an image may declare before it is refused as a decompression bomb;
+        /// default 100 megapixels.
+        public var maxPixelCount: Int = ImageDecodingContext.defaultMaxPixelCount
+        /// Runs before every network request (add headers, sign URLs); may suspend. Default none.
+        public var requestModifier: (@Sendable (URLRequest) async throws -> URLRequest)?
+
+        /// A configuration with the given decoder and every other default.
+        public init(decoder: any ImageDecoding) {
+            self.decoder = decoder
+            self.dataLoader = URLSessionDataLoader.shared
+            self.memoryCache = MemoryCache()
+        }
+    }
+}

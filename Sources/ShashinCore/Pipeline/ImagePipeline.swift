@@ -1,0 +1,88 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Loads images: memory cache, then shared, cancellable, prioritised work — download, decode,
+/// process — with every finished image stored in the memory cache.
+///
+/// ```swift
+/// let pipeline = ImagePipeline(configuration: .init())
+/// switch pipeline.loadImage(ImageRequest(url: url, thumbnail: .init(maxPixelSize: 300))) {
+/// case .cached(let response): show(response.image)          // this frame, no flicker
+/// case .inProgress(let task): show(try await task.image)
+/// }
+/// ```
+public final class ImagePipeline: Sendable {
+    /// What the pipeline was built with.
+    public let configuration: Configuration
+    let graph: JobGraph
+
+    /// Creates a pipeline.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.graph = JobGraph(configuration: configuration)
+    }
+
+    /// Starts loading `request`; never blocks. A memory-cache hit is returned synchronously as
+    /// `.cached`, otherwise a running `.inProgress` task.
+    public func loadImage(_ request: ImageRequest) -> LoadingImage {
+        if let response = cachedResponse(for: request) { return .cached(response) }
+        return .inProgress(graph.makeTask(for: request))
+    }
+
+    /// Starts loading `request` as a task, even when the image is in memory (the task then
+    /// finishes at once with source `.memory`).
+    public func imageTask(with request: ImageRequest) -> ImageTask {
+        graph.makeTask(for: request)
+    }
+
+    /// Loads the response for `request`. Throws `ImagePipelineError`, or `CancellationError` when
+    /// the calling Swift `Task` is cancelled.
+    public func response(for request: ImageRequest) async throws -> ImageResponse {
+        switch loadImage(request) {
+        case .cached(let response): return response
+        case .inProgress(let task): return try await task.response
+        }
+    }
+
+    /// Loads the image for `request`.
+    public func image(for request: ImageRequest) async throws -> PlatformImage {
+        try await response(for: request).image
+    }
+
+    /// Loads the image at `url`: the one-liner.
+    ///
+    /// ```swift
+    /// let image = try await pipeline.image(for: url)
+    /// ```
+    public func image(for url: URL) async throws -> PlatformImage {
+        try await image(for: ImageRequest(url: url))
+    }
+
+    /// The image for `request` if it is in the memory cache; synchronous.
+    public func cachedImage(for request: ImageRequest) -> PlatformImage? {
+        cachedResponse(for: request)?.image
+    }
+
+    /// Loads the original bytes of `request` (no decoding), sharing a download in flight for the
+    /// same URL and running on the same bounded network queue.
+    public func data(for request: ImageRequest) async throws -> (Data, URLResponse?) {
+        let fetched = try await graph.fetchData(for: request)
+        return (fetched.data, fetched.urlResponse)
+    }
+
+    /// Empties the memory cache.
+    public func removeAllCachedImages() {
+        configuration.memoryCache?.removeAll()
+    }
+
+    /// Requests not yet finished (image tasks and data loads); 0 when idle.
+    public var activeTaskCount: Int { graph.activeTaskCount }
+
+    private func cachedResponse(for request: ImageRequest) -> ImageResponse? {
+        guard !request.options.contains(.disableMemoryCacheReads),
+              let image = configuration.memoryCache?.image(forKey: request.cacheKey) else { return nil }
+        return ImageResponse(image: image, request: request, source: .memory)
+    }
+}

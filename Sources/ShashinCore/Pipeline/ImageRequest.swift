@@ -1,0 +1,72 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What to load and how: a URL (or `URLRequest`), an optional decode-time thumbnail size, the
+/// processors to apply in order, a priority and options.
+///
+/// ```swift
+/// let request = ImageRequest(url: url, thumbnail: .init(maxPixelSize: 300), priority: .high)
+/// ```
+public struct ImageRequest: Sendable, CustomStringConvertible {
+    /// The request sent to the network, after the pipeline's `requestModifier`.
+    public var urlRequest: URLRequest
+    /// Downsample while decoding; `nil` decodes at full size.
+    public var thumbnail: ThumbnailOptions?
+    /// Processing steps applied in order after decoding. Each step's result is cached in memory
+    /// and shared by every request with the same prefix of steps.
+    public var processors: [any ImageProcessing]
+    /// How soon this request runs relative to others. It can change while the task is queued
+    /// through `ImageTask.priority`. Default `.normal`.
+    public var priority: Priority
+    /// Switches for cache use; default none.
+    public var options: Options
+
+    /// The URL of the image; `nil` only when built from a `URLRequest` without one.
+    public var url: URL? { urlRequest.url }
+
+    /// Creates a request for a URL. A `nil` URL fails with `ImagePipelineError.invalidURL`.
+    public init(url: URL?, thumbnail: ThumbnailOptions? = nil, processors: [any ImageProcessing] = [],
+                priority: Priority = .normal, options: Options = []) {
+        var urlRequest = URLRequest(url: url ?? URL(string: "about:blank")!)
+        if url == nil { urlRequest.url = nil }
+        self.init(urlRequest: urlRequest, thumbnail: thumbnail, processors: processors, priority: priority, options: options)
+    }
+
+    /// Creates a request from a `URLRequest`, keeping its headers, method and timeout.
+    public init(urlRequest: URLRequest, thumbnail: ThumbnailOptions? = nil, processors: [any ImageProcessing] = [],
+                priority: Priority = .normal, options: Options = []) {
+        self.urlRequest = urlRequest
+        self.thumbnail = thumbnail
+        self.processors = processors
+        self.priority = priority
+        self.options = options
+    }
+
+    /// The key of the decoded and processed image in the memory cache.
+    public var cacheKey: ImageCacheKey {
+        ImageCacheKey(url: url?.absoluteString ?? "", thumbnail: thumbnail, processors: processors.map(\.identifier))
+    }
+
+    /// The URL, thumbnail and processors, for logs.
+    public var description: String { cacheKey.description }
+
+    /// How soon work runs. Shared work runs at the highest priority of those waiting for it.
+    public enum Priority: Int, Sendable, Comparable, CaseIterable {
+        case veryLow, low, normal, high, veryHigh
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// Switches for how a request uses the caches.
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Do not look in the memory cache (the image is still stored there).
+        public static let disableMemoryCacheReads = Options(rawValue: 1 << 0)
+        /// Do not store the result in the memory cache.
+        public static let disableMemoryCacheWrites = Options(rawValue: 1 << 1)
+        /// Neither read nor write the memory cache.
+        public static let disableMemoryCache: Options = [.disableMemoryCacheReads, .disableMemoryCacheWrites]
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A loaded image and where it came from.
+public struct ImageResponse: @unchecked Sendable { // immutable; images are never mutated after decoding
+    /// The decoded (and processed) image.
+    public let image: PlatformImage
+    /// The request that produced it.
+    public let request: ImageRequest
+    /// Where the image came from.
+    public let source: Source
+    /// The HTTP response, when the image came over the network.
+    public let urlResponse: URLResponse?
+    /// Whether this is a lower-quality preview of the final image (progressive loading).
+    public let isPreview: Bool
+    /// How long each stage took.
+    public let timings: ImageTimings
+
+    /// Where an image came from.
+    public enum Source: String, Sendable, Hashable, CaseIterable {
+        /// The memory cache: no work was done.
+        case memory
+        /// The disk cache: decoded from stored bytes, no network.
+        case disk
+        /// Downloaded.
+        case network
+        /// A stored copy the server confirmed with 304 Not Modified.
+        case revalidated
+    }
+
+    /// Creates a response.
+    public init(image: PlatformImage, request: ImageRequest, source: Source, urlResponse: URLResponse? = nil,
+                isPreview: Bool = false, timings: ImageTimings = ImageTimings()) {
+        self.image = image
+        self.request = request
+        self.source = source
+        self.urlResponse = urlResponse
+        self.isPreview = isPreview
+        self.timings = timings
+    }
+}
+
+/// Seconds spent in each stage of one request. Shared work reports its own duration to every
+/// request that waited for it.
+public struct ImageTimings: Sendable, Hashable {
+    /// Waiting for a free slot in the network, decode and processing queues.
+    public var queued: TimeInterval = 0
+    /// Downloading (from the request going out to the last byte).
+    public var network: TimeInterval = 0
+    /// Decoding.
+    public var decode: TimeInterval = 0
+    /// Running processors.
+    public var process: TimeInterval = 0
+    /// From `loadImage` to the response, for the task that received it.
+    public var total: TimeInterval = 0
+
+    /// All zero.
+    public init() {}
+}
+
+/// What `ImagePipeline.loadImage(_:)` returns: the image itself on a memory hit, decided
+/// synchronously, or the task that is loading it.
+public enum LoadingImage: Sendable {
+    /// The image was in the memory cache: show it now, in this frame.
+    case cached(ImageResponse)
+    /// The image is loading; await `task.response` or cancel the task.
+    case inProgress(ImageTask)
+}

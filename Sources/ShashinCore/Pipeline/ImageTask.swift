@@ -1,0 +1,209 @@
+import Foundation
+
+/// One request for one image, in flight. Await `response` (or `image`), watch `progress` and
+/// `events`, change `priority` while it waits, or `cancel()` it.
+///
+/// ```swift
+/// if case .inProgress(let task) = pipeline.loadImage(request) {
+///     task.priority = .high
+///     let image = try await task.image      // CancellationError if cancelled
+/// }
+/// ```
+///
+/// Cancelling the task, or the Swift `Task` awaiting it, ends it with `CancellationError`; work
+/// shared with other tasks goes on for them.
+public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvertible { // mutable state behind `state`'s lock; `subscription` confined to `JobGraph.queue`
+    /// A number unique within the process.
+    public let id: Int
+    /// The request this task loads.
+    public let request: ImageRequest
+
+    private let graph: JobGraph
+    private let state: Locked<State>
+    private let createdAt = monotonicNow()
+    /// The task's hold on the job graph; touched only on the graph's queue.
+    var subscription: JobSubscription?
+
+    private struct State {
+        var priority: ImageRequest.Priority
+        var result: Result<ImageResponse, any Error>?
+        var waiters: [CheckedContinuation<ImageResponse, any Error>] = []
+        var hasStarted = false
+        var lastProgress: Progress?
+        var eventStreams: [Int: AsyncStream<Event>.Continuation] = [:]
+        var nextStreamID = 0
+    }
+
+    init(id: Int, request: ImageRequest, graph: JobGraph) {
+        self.id = id
+        self.request = request
+        self.graph = graph
+        self.state = Locked(State(priority: request.priority))
+    }
+
+    // MARK: Public
+
+    /// How soon the task's work runs. Setting it while queued moves the work (and work shared
+    /// with other tasks runs at the highest priority of all who wait for it).
+    public var priority: ImageRequest.Priority {
+        get { state.withLock { $0.priority } }
+        set {
+            let changed = state.withLock { state -> Bool in
+                guard state.result == nil, state.priority != newValue else { return false }
+                state.priority = newValue
+                return true
+            }
+            guard changed else { return }
+            graph.queue.async { [self] in subscription?.setPriority(newValue) }
+        }
+    }
+
+    /// Stops waiting for the image. The task ends with `CancellationError` at once; shared work
+    /// is cancelled only when no other task waits for it.
+    public func cancel() {
+        guard finish(.failure(CancellationError())) else { return }
+        graph.queue.async { [self] in
+            subscription?.unsubscribe()
+            subscription = nil
+        }
+    }
+
+    /// Whether the task was cancelled.
+    public var isCancelled: Bool {
+        state.withLock { state in
+            if case .failure(let error)? = state.result { return error is CancellationError }
+            return false
+        }
+    }
+
+    /// Whether the task has ended (with an image, an error or cancellation).
+    public var isFinished: Bool { state.withLock { $0.result != nil } }
+
+    /// The response, once loaded. Throws `ImagePipelineError`, or `CancellationError` when the
+    /// task or the awaiting Swift `Task` is cancelled.
+    public var response: ImageResponse {
+        get async throws {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let result = state.withLock { state -> Result<ImageResponse, any Error>? in
+                        if state.result == nil { state.waiters.append(continuation) }
+                        return state.result
+                    }
+                    if let result { continuation.resume(with: result) }
+                }
+            } onCancel: {
+                cancel()
+            }
+        }
+    }
+
+    /// The image, once loaded; see `response`.
+    public var image: PlatformImage {
+        get async throws { try await response.image }
+    }
+
+    /// Download progress in bytes, ending when the task ends.
+    public var progress: AsyncStream<Progress> {
+        let events = self.events
+        return AsyncStream { continuation in
+            let forwarder = Task {
+                for await event in events { if case .progress(let progress) = event { continuation.yield(progress) } }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in forwarder.cancel() }
+        }
+    }
+
+    /// What happens to the task: `started`, `progress`, then `finished` with the result. A new
+    /// stream first replays what already happened (started, the latest progress, the end).
+    public var events: AsyncStream<Event> {
+        AsyncStream { continuation in
+            let (replay, isDone, streamID) = state.withLock { state -> ([Event], Bool, Int?) in
+                var replay: [Event] = []
+                if state.hasStarted { replay.append(.started) }
+                if let progress = state.lastProgress { replay.append(.progress(progress)) }
+                if let result = state.result {
+                    replay.append(.finished(result))
+                    return (replay, true, nil)
+                }
+                let id = state.nextStreamID
+                state.nextStreamID += 1
+                state.eventStreams[id] = continuation
+                return (replay, false, id)
+            }
+            for event in replay { continuation.yield(event) }
+            if isDone {
+                continuation.finish()
+            } else if let streamID {
+                continuation.onTermination = { [weak self] _ in
+                    self?.state.withLock { _ = $0.eventStreams.removeValue(forKey: streamID) }
+                }
+            }
+        }
+    }
+
+    /// Bytes received so far, and the expected total when the server announced it.
+    public struct Progress: Sendable, Hashable {
+        /// Bytes received.
+        public var completed: Int64
+        /// Bytes expected; 0 when unknown.
+        public var total: Int64
+        /// `completed / total`, or 0 when the total is unknown.
+        public var fraction: Double { total > 0 ? min(1, Double(completed) / Double(total)) : 0 }
+        /// Creates a progress value.
+        public init(completed: Int64, total: Int64) { self.completed = completed; self.total = total }
+    }
+
+    /// Something that happened to a task.
+    public enum Event: Sendable {
+        /// The task joined the pipeline's work.
+        case started
+        /// More bytes arrived.
+        case progress(Progress)
+        /// The task ended: the response (with its `source` and `timings`) or the error.
+        case finished(Result<ImageResponse, any Error>)
+    }
+
+    public static func == (lhs: ImageTask, rhs: ImageTask) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// `ImageTask(id) url`, for logs.
+    public var description: String { "ImageTask(\(id)) \(request)" }
+
+    // MARK: Called by the graph
+
+    func didStart() { broadcast(.started) { $0.hasStarted = true } }
+
+    func didProgress(_ progress: Progress) { broadcast(.progress(progress)) { $0.lastProgress = progress } }
+
+    /// Ends the task once; returns whether this call ended it.
+    @discardableResult
+    func finish(_ result: Result<ImageResponse, any Error>) -> Bool {
+        let result = result.map { response in
+            var timings = response.timings
+            timings.total = monotonicNow() - createdAt
+            return ImageResponse(image: response.image, request: request, source: response.source,
+                                 urlResponse: response.urlResponse, isPreview: response.isPreview, timings: timings)
+        }
+        let delivery = state.withLock { state -> ([CheckedContinuation<ImageResponse, any Error>], [AsyncStream<Event>.Continuation])? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiters = []; state.eventStreams = [:] }
+            return (state.waiters, Array(state.eventStreams.values))
+        }
+        guard let (waiters, streams) = delivery else { return false }
+        // The count drops before anyone resumes, so a caller that awaited the task sees it at 0.
+        graph.taskDidEnd()
+        for waiter in waiters { waiter.resume(with: result) }
+        for stream in streams { stream.yield(.finished(result)); stream.finish() }
+        return true
+    }
+
+    private func broadcast(_ event: Event, _ update: (inout State) -> Void) {
+        let streams = state.withLock { state -> [AsyncStream<Event>.Continuation] in
+            guard state.result == nil else { return [] }
+            update(&state)
+            return Array(state.eventStreams.values)
+        }
+        for stream in streams { stream.yield(event) }
+    }
+}

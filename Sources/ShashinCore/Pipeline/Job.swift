@@ -1,0 +1,130 @@
+import Foundation
+
+/// What a job reports to those subscribed to it.
+enum JobEvent<Value: Sendable>: Sendable {
+    case progress(ImageTask.Progress)
+    case value(Value)
+    case failure(any Error)
+}
+
+/// A unit of shared work in the pipeline's graph (fetch, decode, one processing step).
+///
+/// Every identical request subscribes to the same job. The job starts when its first subscriber
+/// arrives, runs at the highest priority among its subscribers, and is cancelled when the last
+/// one leaves. Subclasses override `start()`, `didCancel()` and `didChangePriority(_:)`.
+///
+/// Confinement: a job is created, used and finished only on the pipeline's serial queue.
+class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue`
+    typealias Priority = ImageRequest.Priority
+    typealias Handler = (JobEvent<Value>) -> Void
+
+    private struct Subscriber {
+        var priority: Priority
+        let handler: Handler
+    }
+
+    let graph: JobGraph
+    private var subscribers: [Int: Subscriber] = [:]
+    private var nextSubscriberID = 0
+    private var hasStarted = false
+    /// Finished or cancelled: no more events, no new subscribers.
+    private(set) var isDisposed = false
+    /// The highest priority of the current subscribers.
+    private(set) var priority: Priority = .veryLow
+    /// Called once when the job is finished or cancelled, so the graph forgets it.
+    var onDisposed: (() -> Void)?
+
+    init(graph: JobGraph) {
+        self.graph = graph
+    }
+
+    /// Adds a subscriber; starts the job on the first one. The handler may be called before this
+    /// returns (a job can finish synchronously, as on a memory-cache hit). Returns `nil` when the
+    /// job is already disposed.
+    func subscribe(priority: Priority, handler: @escaping Handler) -> JobSubscription? {
+        graph.assertOnQueue()
+        guard !isDisposed else { return nil }
+        let id = nextSubscriberID
+        nextSubscriberID += 1
+        subscribers[id] = Subscriber(priority: priority, handler: handler)
+        let subscription = JobSubscription(
+            unsubscribe: { [weak self] in self?.unsubscribe(id) },
+            setPriority: { [weak self] in self?.setPriority($0, of: id) }
+        )
+        if !hasStarted {
+            hasStarted = true
+            self.priority = priority
+            start()
+        } else {
+            updatePriority()
+        }
+        return subscription
+    }
+
+    // MARK: For subclasses
+
+    /// Begins the work; runs once, on the first subscription.
+    func start() {}
+    /// Stops the work: the last subscriber left before it finished.
+    func didCancel() {}
+    /// The highest subscriber priority changed.
+    func didChangePriority(_ priority: Priority) {}
+
+    /// Sends progress to every subscriber.
+    func send(progress: ImageTask.Progress) {
+        guard !isDisposed else { return }
+        for subscriber in subscribers.values { subscriber.handler(.progress(progress)) }
+    }
+
+    /// Delivers the outcome to every subscriber and disposes of the job.
+    func finish(_ result: Result<Value, any Error>) {
+        guard !isDisposed else { return }
+        let handlers = subscribers.sorted { $0.key < $1.key }.map(\.value.handler)
+        dispose()
+        let event: JobEvent<Value> = switch result {
+        case .success(let value): .value(value)
+        case .failure(let error): .failure(error)
+        }
+        for handler in handlers { handler(event) }
+    }
+
+    // MARK: Subscribers
+
+    private func unsubscribe(_ id: Int) {
+        graph.assertOnQueue()
+        guard !isDisposed, subscribers.removeValue(forKey: id) != nil else { return }
+        if subscribers.isEmpty {
+            dispose()
+            didCancel()
+        } else {
+            updatePriority()
+        }
+    }
+
+    private func setPriority(_ priority: Priority, of id: Int) {
+        graph.assertOnQueue()
+        guard !isDisposed, subscribers[id] != nil else { return }
+        subscribers[id]?.priority = priority
+        updatePriority()
+    }
+
+    private func updatePriority() {
+        let newPriority = subscribers.values.map(\.priority).max() ?? priority
+        guard newPriority != priority else { return }
+        priority = newPriority
+        didChangePriority(newPriority)
+    }
+
+    private func dispose() {
+        isDisposed = true
+        subscribers.removeAll()
+        onDisposed?()
+        onDisposed = nil
+    }
+}
+
+/// A subscriber's handle on a job: leave it, or change the priority it asks for.
+struct JobSubscription {
+    let unsubscribe: () -> Void
+    let setPriority: (ImageRequest.Priority) -> Void
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+extension JobGraph {
+    /// Subscribes to the fetch job for `request` until it delivers, or the calling Swift `Task`
+    /// is cancelled. Counts as a live task meanwhile.
+    func fetchData(for request: ImageRequest) async throws -> FetchedData {
+        let waiter = DataWaiter(graph: self)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.wait(with: continuation)
+                queue.async { [self] in
+                    guard !waiter.isFinished else { return }
+                    waiter.subscription = fetchJob(for: request).subscribe(priority: request.priority) { event in
+                        switch event {
+                        case .progress: break
+                        case .value(let fetched): waiter.finish(.success(fetched))
+                        case .failure(let error): waiter.finish(.failure(error))
+                        }
+                    }
+                }
+            }
+        } onCancel: {
+            waiter.finish(.failure(CancellationError()))
+        }
+    }
+}
+
+/// One `data(for:)` call waiting on a fetch job.
+private final class DataWaiter: @unchecked Sendable { // `state` behind its lock; `subscription` confined to `JobGraph.queue`
+    private let graph: JobGraph
+    private let state = Locked<(continuation: CheckedContinuation<FetchedData, any Error>?, result: Result<FetchedData, any Error>?)>((nil, nil))
+    var subscription: JobSubscription?
+
+    init(graph: JobGraph) {
+        self.graph = graph
+        graph.taskDidStart()
+    }
+
+    var isFinished: Bool { state.withLock { $0.result != nil } }
+
+    func wait(with continuation: CheckedContinuation<FetchedData, any Error>) {
+        let result = state.withLock { state -> Result<FetchedData, any Error>? in
+            if state.result == nil { state.continuation = continuation }
+            return state.result
+        }
+        if let result { continuation.resume(with: result) }
+    }
+
+    func finish(_ result: Result<FetchedData, any Error>) {
+        let continuation = state.withLock { state -> CheckedContinuation<FetchedData, any Error>?? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.continuation = nil }
+            return .some(state.continuation)
+        }
+        guard let continuation else { return }
+        graph.taskDidEnd()
+        continuation?.resume(with: result)
+        if case .failure(let error) = result, error is CancellationError {
+            graph.queue.async { [self] in subscription?.unsubscribe(); subscription = nil }
+        }
+    }
+}

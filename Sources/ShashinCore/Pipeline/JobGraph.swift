@@ -1,0 +1,103 @@
+import Foundation
+
+/// The pipeline's engine: the shared jobs, keyed so identical work is found and joined, and the
+/// bounded queues they run on. All graph state is confined to `queue`.
+final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confined to `queue`
+    let configuration: ImagePipeline.Configuration
+    let queue = DispatchQueue(label: "shashin.pipeline.graph")
+    let networkQueue: WorkQueue
+    let decodeQueue: WorkQueue
+    let processingQueue: WorkQueue
+    private let liveTasks = Locked(0)
+    private let nextTaskID = Locked(0)
+
+    private var fetchJobs: [String: FetchDataJob] = [:]
+    private var imageJobs: [ImageJobKey: ImageJob] = [:]
+
+    init(configuration: ImagePipeline.Configuration) {
+        self.configuration = configuration
+        networkQueue = WorkQueue(name: "network", maxConcurrent: configuration.maxConcurrentDownloads)
+        decodeQueue = WorkQueue(name: "decode", maxConcurrent: configuration.maxConcurrentDecodes)
+        processingQueue = WorkQueue(name: "processing", maxConcurrent: configuration.maxConcurrentProcessing)
+    }
+
+    func assertOnQueue() {
+        dispatchPrecondition(condition: .onQueue(queue))
+    }
+
+    // MARK: Tasks
+
+    var activeTaskCount: Int { liveTasks.current }
+
+    func makeTask(for request: ImageRequest) -> ImageTask {
+        let id = nextTaskID.withLock { id -> Int in id += 1; return id }
+        let task = ImageTask(id: id, request: request, graph: self)
+        taskDidStart()
+        queue.async { [self] in start(task) }
+        return task
+    }
+
+    func taskDidStart() { liveTasks.withLock { $0 += 1 } }
+    func taskDidEnd() { liveTasks.withLock { $0 -= 1 } }
+
+    private func start(_ task: ImageTask) {
+        guard !task.isFinished else { return } // cancelled before it reached the queue
+        let job = imageJob(for: task.request, stage: task.request.processors.count)
+        task.didStart()
+        task.subscription = job.subscribe(priority: task.priority) { [weak task] event in
+            guard let task else { return }
+            switch event {
+            case .progress(let progress): task.didProgress(progress)
+            case .value(let result):
+                task.finish(.success(ImageResponse(image: result.image, request: task.request, source: result.source,
+                                                   urlResponse: result.urlResponse, timings: result.timings)))
+            case .failure(let error): task.finish(.failure(error))
+            }
+        }
+    }
+
+    // MARK: Jobs
+
+    func fetchJob(for request: ImageRequest) -> FetchDataJob {
+        assertOnQueue()
+        let key = request.url?.absoluteString ?? ""
+        if let job = fetchJobs[key] { return job }
+        let job = FetchDataJob(graph: self, request: request)
+        fetchJobs[key] = job
+        job.onDisposed = { [weak self, weak job] in
+            if let self, self.fetchJobs[key] === job { self.fetchJobs[key] = nil }
+        }
+        return job
+    }
+
+    /// The job producing `request`'s image after its first `stage` processors.
+    func imageJob(for request: ImageRequest, stage: Int) -> ImageJob {
+        assertOnQueue()
+        let key = ImageJobKey(request: request, stage: stage)
+        if let job = imageJobs[key] { return job }
+        let job = ImageJob(graph: self, request: request, stage: stage, cacheKey: key.cacheKey)
+        imageJobs[key] = job
+        job.onDisposed = { [weak self, weak job] in
+            if let self, self.imageJobs[key] === job { self.imageJobs[key] = nil }
+        }
+        return job
+    }
+
+    /// Jobs alive in the graph, for tests: 0 when nothing is in flight.
+    var jobCount: Int {
+        queue.sync { fetchJobs.count + imageJobs.count }
+    }
+}
+
+/// Identifies an image job: the cache key of its output, and the cache options that change how it
+/// runs (a job that may not read the cache must not be shared with one that may).
+struct ImageJobKey: Hashable {
+    let cacheKey: ImageCacheKey
+    let options: ImageRequest.Options
+
+    init(request: ImageRequest, stage: Int) {
+        let base = request.cacheKey
+        cacheKey = ImageCacheKey(url: base.url, thumbnail: base.thumbnail, processors: Array(base.processors.prefix(stage)))
+        options = request.options
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// Runs at most `maxConcurrent` operations at once, starting queued ones highest priority first
+/// (first come, first served within a priority). A queued item's priority can change; cancelling
+/// a queued item removes it, cancelling a running one asks it to stop, and its slot is freed when
+/// it calls `finish()`.
+final class WorkQueue: @unchecked Sendable { // `pending`, `running` and every item's state behind `lock`
+    typealias Priority = ImageRequest.Priority
+
+    let name: String
+    let maxConcurrent: Int
+    private let lock = NSLock()
+    private var pending: [[WorkItem]] = Array(repeating: [], count: Priority.allCases.count)
+    private var running = 0
+
+    init(name: String, maxConcurrent: Int) {
+        self.name = name
+        self.maxConcurrent = max(1, maxConcurrent)
+    }
+
+    /// Queues `start`, which is called (on an arbitrary thread, outside the lock) when a slot is
+    /// free. `start` must eventually call `item.finish()`.
+    func enqueue(priority: Priority, start: @escaping @Sendable (WorkItem) -> Void) -> WorkItem {
+        let item = WorkItem(queue: self, priority: priority, start: start)
+        lock.lock()
+        pending[priority.rawValue].append(item)
+        let ready = dequeueReady()
+        lock.unlock()
+        launch(ready)
+        return item
+    }
+
+    /// Operations running now.
+    var runningCount: Int { lock.locked { running } }
+    /// Operations waiting for a slot.
+    var pendingCount: Int { lock.locked { pending.reduce(0) { $0 + $1.count } } }
+
+    // MARK: Called by WorkItem
+
+    fileprivate func setPriority(_ item: WorkItem, _ priority: Priority) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard item.priority != priority else { return }
+        if item.state == .pending, let index = pending[item.priority.rawValue].firstIndex(where: { $0 === item }) {
+            pending[item.priority.rawValue].remove(at: index)
+            pending[priority.rawValue].append(item)
+        }
+        item.priority = priority
+    }
+
+    fileprivate func cancel(_ item: WorkItem) {
+        lock.lock()
+        var onCancel: (@Sendable () -> Void)?
+        switch item.state {
+        case .pending:
+            if let index = pending[item.priority.rawValue].firstIndex(where: { $0 === item }) {
+                pending[item.priority.rawValue].remove(at: index)
+            }
+            item.state = .finished
+        case .running:
+            item.cancelRequested = true
+            onCancel = item.onCancel
+        case .finished:
+            break
+        }
+        lock.unlock()
+        onCancel?()
+    }
+
+    fileprivate func setCancellationHandler(_ item: WorkItem, _ handler: @escaping @Sendable () -> Void) {
+        lock.lock()
+        let cancelNow = item.cancelRequested
+        if !cancelNow { item.onCancel = handler }
+        lock.unlock()
+        if cancelNow { handler() }
+    }
+
+    fileprivate func isCancelled(_ item: WorkItem) -> Bool { lock.locked { item.cancelRequested } }
+
+    fileprivate func finish(_ item: WorkItem) {
+        lock.lock()
+        guard item.state == .running else { lock.unlock(); return }
+        item.state = .finished
+        item.onCancel = nil
+        running -= 1
+        let ready = dequeueReady()
+        lock.unlock()
+        launch(ready)
+    }
+
+    // MARK: Scheduling
+
+    /// Takes the items that may start now; the caller holds the lock.
+    private func dequeueReady() -> [WorkItem] {
+        var ready: [WorkItem] = []
+        while running < maxConcurrent, let level = pending.lastIndex(where: { !$0.isEmpty }) {
+            let item = pending[level].removeFirst()
+            item.state = .running
+            running += 1
+            ready.append(item)
+        }
+        return ready
+    }
+
+    private func launch(_ items: [WorkItem]) {
+        for item in items { item.start(item) }
+    }
+}
+
+/// One operation in a `WorkQueue`.
+final class WorkItem: @unchecked Sendable { // mutable state behind its queue's lock
+    enum State { case pending, running, finished }
+
+    private let queue: WorkQueue // strong: a running item keeps its queue alive
+    fileprivate let start: @Sendable (WorkItem) -> Void
+    fileprivate var priority: ImageRequest.Priority
+    fileprivate var state = State.pending
+    fileprivate var cancelRequested = false
+    fileprivate var onCancel: (@Sendable () -> Void)?
+
+    fileprivate init(queue: WorkQueue, priority: ImageRequest.Priority, start: @escaping @Sendable (WorkItem) -> Void) {
+        self.queue = queue
+        self.priority = priority
+        self.start = start
+    }
+
+    /// Moves a queued item to another priority (no effect once it runs).
+    func setPriority(_ priority: ImageRequest.Priority) { queue.setPriority(self, priority) }
+    /// Removes a queued item, or asks a running one to stop.
+    func cancel() { queue.cancel(self) }
+    /// Whether `cancel()` was called while running.
+    var isCancelled: Bool { queue.isCancelled(self) }
+    /// Registers what stops the running operation; called at once if already cancelled.
+    func onCancel(_ handler: @escaping @Sendable () -> Void) { queue.setCancellationHandler(self, handler) }
+    /// Frees the slot; the running operation must call it exactly once when done.
+    func finish() { queue.finish(self) }
+}
