@@ -44,8 +44,9 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
         guard !task.isFinished else { return } // cancelled before it reached the queue
         let job = imageJob(for: task.request, stage: task.request.processors.count)
         task.didStart()
-        task.subscription = job.subscribe(priority: task.priority) { [weak task] event in
-            guard let task else { return }
+        // The job holds the task until it delivers, so a task whose handle was dropped still ends
+        // (and still fills the cache).
+        task.subscription = job.subscribe(priority: task.priority) { event in
             switch event {
             case .progress(let progress): task.didProgress(progress)
             case .value(let result):

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import ShashinCore
+
+@Suite("Task events and progress")
+struct ImageTaskEventTests {
+    let url = PipelineFixture.url("a")
+
+    @Test func eventsReportStartProgressAndTheFinishWithSourceAndTimings() async throws {
+        let fixture = PipelineFixture()
+        let task = fixture.task(ImageRequest(url: url))
+        let collector = Task { () -> [ImageTask.Event] in
+            var events: [ImageTask.Event] = []
+            for await event in task.events { events.append(event) }
+            return events
+        }
+        let data = TestImages.encode(width: 2, height: 2, fill: 1)
+        try await fixture.loader.respond(to: url, with: data)
+        let events = await collector.value
+        guard case .started = events.first, case .finished(.success(let response)) = events.last else {
+            Issue.record("unexpected events \(events)")
+            return
+        }
+        #expect(response.source == .network)
+        #expect(response.timings.total >= response.timings.decode)
+        let progress = events.compactMap { if case .progress(let p) = $0 { p } else { nil } }
+        #expect(progress.last == ImageTask.Progress(completed: Int64(data.count / 2), total: Int64(data.count)))
+        try await fixture.waitUntilIdle()
+    }
+
+    @Test func aStreamOpenedAfterTheEndReplaysTheEnd() async throws {
+        let fixture = PipelineFixture()
+        let task = fixture.task(ImageRequest(url: url))
+        try await fixture.loader.respond(to: url, with: TestImages.encode(width: 1, height: 1, fill: 1))
+        _ = try await task.response
+        var last: ImageTask.Event?
+        for await event in task.events { last = event }
+        guard case .finished(.success)? = last else { Issue.record("no finish replayed"); return }
+        var progressCount = 0
+        for await _ in task.progress { progressCount += 1 }
+        #expect(progressCount == 1)
+    }
+
+    @Test func aCancelledTaskFinishesItsEventsWithCancellation() async throws {
+        let fixture = PipelineFixture()
+        let task = fixture.task(ImageRequest(url: url))
+        try await fixture.loader.waitForPendingCount(1)
+        task.cancel()
+        var last: ImageTask.Event?
+        for await event in task.events { last = event }
+        guard case .finished(.failure(let error))? = last else { Issue.record("no finish"); return }
+        #expect(error is CancellationError)
+        try await fixture.waitUntilIdle()
+    }
+}
