@@ -11,3 +11,25 @@ public typealias PlatformImageDecoder = VipsImageDecoder
 /// The platform's default encoder: libvips where ImageIO does not exist.
 public typealias PlatformImageEncoder = VipsImageEncoder
 #endif
+
+extension ImagePipeline.Configuration {
+    /// The default configuration with the platform's decoder: a memory cache, URLSession, six
+    /// downloads at a time.
+    ///
+    /// ```swift
+    /// let pipeline = ImagePipeline(configuration: .init())
+    /// ```
+    public init() {
+        self.init(decoder: PlatformImageDecoder())
+    }
+}
+
+extension ImagePipeline {
+    /// A pipeline with the default configuration, for apps that need only one.
+    public static let shared = ImagePipeline(configuration: .init())
+
+    /// Creates a pipeline with the default configuration.
+    public convenience init() {
+        self.init(configuration: .init())
+    }
+}

@@ -5,6 +5,7 @@ import ArgumentParser
 struct ShashinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shashin",
-        abstract: "Shashin's command-line tool: demo, serve, fetch."
+        abstract: "Shashin's command-line tool.",
+        subcommands: [DemoCommand.self, ServeCommand.self, FetchCommand.self]
     )
 }

@@ -68,7 +68,15 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
 
     func complete(response: URLResponse?, error: (any Error)?) {
         if let error {
-            fail(Self.pipelineError(from: error))
+            // A connection closed before the announced length is a truncated body, whatever
+            // code the platform's HTTP stack gives it (libcurl's "partial file" on Linux).
+            let (received, expected) = state.withLock { ($0.data.count, $0.expected) }
+            if let urlError = error as? URLError, urlError.code != .cancelled, urlError.code != .timedOut,
+               expected > 0, received < expected {
+                fail(ImagePipelineError.truncatedData(expected: Int(expected), received: received))
+            } else {
+                fail(Self.pipelineError(from: error))
+            }
             return
         }
         let (data, expected, storedResponse) = state.withLock { ($0.data, $0.expected, $0.response) }

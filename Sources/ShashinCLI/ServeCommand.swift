@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import ImageServer
+
+/// `shashin serve`: the test ImageServer, standalone, until interrupted.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the ImageServer on 127.0.0.1: generated images under /gen/, files under /files/."
+    )
+
+    @Option(help: "Port to listen on (0: any free port).")
+    var port = 8080
+
+    @Option(help: "A directory to serve under /files/.")
+    var files: String?
+
+    @Option(help: "Print the paths of a generated gallery of this many images.")
+    var gallery = 5
+
+    func run() async throws {
+        let server = ImageServer(port: port, filesDirectory: files.map { URL(fileURLWithPath: $0, isDirectory: true) })
+        try await server.start()
+        print("ImageServer listening on \(server.baseURL.absoluteString)")
+        print("Generated images: /gen/<seed>-<width>x<height>.<jpg|png|webp|gif>, for example:")
+        for url in Gallery(count: gallery).urls(on: server) { print("  \(url.absoluteString)") }
+        if let files { print("Files from \(files) under /files/") }
+        print("Press Ctrl-C to stop.")
+        try await server.run()
+    }
+}
