@@ -1,0 +1,57 @@
+import Foundation
+import ImageServer
+import Shashin
+import Testing
+
+@Suite("Over HTTP: cancellation")
+struct LiveCancellationTests {
+    @Test func cancellingOneOfTwoSubscribersLetsTheOtherGetItsImage() async throws {
+        let fixture = try await LiveFixture.start()
+        let url = fixture.serveImage("/a.jpg", width: 400, height: 300, bytesPerSecond: 40_000)
+        let first = fixture.task(ImageRequest(url: url))
+        let second = fixture.task(ImageRequest(url: url))
+        try await waitFor { fixture.server.inFlight == 1 }
+        first.cancel()
+        await #expect(throws: CancellationError.self) { try await first.response }
+        let image = try await second.image
+        #expect(image.width == 400)
+        #expect(fixture.server.requestCount(for: "/a.jpg") == 1)
+        try await fixture.finish()
+    }
+
+    @Test func cancellingEverySubscriberCancelsTheDownload() async throws {
+        let fixture = try await LiveFixture.start()
+        // About 4 s of body at this rate: finishing early means the client hung up.
+        let url = fixture.serveImage("/slow.png", format: .png, width: 300, height: 300, bytesPerSecond: 50_000)
+        let tasks = [fixture.task(ImageRequest(url: url)), fixture.task(ImageRequest(url: url))]
+        try await waitFor { fixture.server.bytesSent(for: "/slow.png") > 0 }
+        tasks.forEach { $0.cancel() }
+        try await waitFor(timeout: 2) { fixture.server.inFlight == 0 }
+        #expect(fixture.server.bytesSent(for: "/slow.png") < 150_000)
+        try await fixture.finish()
+    }
+
+    @Test func cancellingAQueuedTaskFreesItsSlotWithoutARequest() async throws {
+        let fixture = try await LiveFixture.start { $0.maxConcurrentDownloads = 1 }
+        let busy = fixture.task(ImageRequest(url: fixture.serveImage("/busy.jpg", latency: .milliseconds(200))))
+        let queued = fixture.task(ImageRequest(url: fixture.serveImage("/queued.jpg")))
+        let next = fixture.task(ImageRequest(url: fixture.serveImage("/next.jpg")))
+        try await waitFor { fixture.server.inFlight == 1 }
+        queued.cancel()
+        _ = try await busy.image
+        _ = try await next.image
+        #expect(fixture.server.requestCount(for: "/queued.jpg") == 0)
+        #expect(fixture.server.requestCount(for: "/next.jpg") == 1)
+        try await fixture.finish()
+    }
+
+    @Test func cancellingTheSwiftTaskEndsWithCancellationError() async throws {
+        let fixture = try await LiveFixture.start()
+        let url = fixture.serveImage("/stalled.jpg", latency: .seconds(5))
+        let waiter = Task { try await fixture.pipeline.image(for: url) }
+        try await waitFor { fixture.server.inFlight == 1 }
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        try await fixture.finish()
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import ImageServer
+import Shashin
+import Testing
+
+@Suite("Over HTTP: coalescing and the download bound")
+struct LiveCoalescingTests {
+    @Test func hundredConcurrentRequestsForOneURLMakeOneDownload() async throws {
+        let fixture = try await LiveFixture.start()
+        let url = fixture.serveImage("/one.jpg", latency: .milliseconds(200))
+        let tasks = (0..<100).map { _ in fixture.task(ImageRequest(url: url, thumbnail: .init(maxPixelSize: 32))) }
+        for task in tasks {
+            let image = try await task.image
+            #expect(image.width == 32 && image.height == 24)
+        }
+        #expect(fixture.server.requestCount(for: "/one.jpg") == 1)
+        try await fixture.finish()
+    }
+
+    @Test func theSameURLWithDifferentProcessorsDownloadsOnce() async throws {
+        let fixture = try await LiveFixture.start()
+        let url = fixture.serveImage("/shared.png", format: .png, latency: .milliseconds(200))
+        let flip = AnonymousProcessor("flip") { Bitmap(width: $0.width, height: $0.height, pixels: $0.pixels.reversed()) }
+        let crop = AnonymousProcessor("crop-1x1") { Bitmap(width: 1, height: 1, pixels: Array($0.pixels.prefix(4))) }
+        let tasks = [[], [flip], [crop], [flip, crop]].map { fixture.task(ImageRequest(url: url, processors: $0)) }
+        let sizes = try await tasks.asyncMap { try await $0.image.width }
+        #expect(sizes == [64, 64, 1, 1])
+        #expect(fixture.server.requestCount(for: "/shared.png") == 1)
+        try await fixture.finish()
+    }
+
+    @Test func aThousandConcurrentRequestsOverTenURLsMakeExactlyTenDownloads() async throws {
+        let fixture = try await LiveFixture.start { $0.maxConcurrentDownloads = 10 }
+        let urls = (0..<10).map { fixture.serveImage("/ten/\($0).webp", format: .webp, seed: UInt64($0), latency: .milliseconds(300)) }
+        let tasks = (0..<1_000).map { fixture.task(ImageRequest(url: urls[$0 % 10])) }
+        for task in tasks { _ = try await task.image }
+        #expect(fixture.server.totalRequests == 10)
+        for i in 0..<10 { #expect(fixture.server.requestCount(for: "/ten/\(i).webp") == 1) }
+        try await fixture.finish()
+    }
+
+    @Test func neverMoreDownloadsInFlightThanConfigured() async throws {
+        let fixture = try await LiveFixture.start { $0.maxConcurrentDownloads = 3 }
+        let urls = (0..<15).map { fixture.serveImage("/bound/\($0).jpg", seed: UInt64($0), latency: .milliseconds(60)) }
+        let tasks = urls.map { fixture.task(ImageRequest(url: $0)) }
+        for task in tasks { _ = try await task.image }
+        #expect(fixture.server.totalRequests == 15)
+        #expect(fixture.server.maxInFlight <= 3)
+        #expect(fixture.server.maxInFlight >= 2) // the bound is used, not just respected
+        try await fixture.finish()
+    }
+
+    @Test func queuedDownloadsStartInPriorityOrder() async throws {
+        let fixture = try await LiveFixture.start { $0.maxConcurrentDownloads = 1 }
+        let busy = fixture.task(ImageRequest(url: fixture.serveImage("/busy.jpg", latency: .milliseconds(300))))
+        try await waitFor { fixture.server.inFlight == 1 }
+        let arrivals = ArrivalLog()
+        let names = ["low", "high", "normal"]
+        let priorities: [ImageRequest.Priority] = [.low, .high, .normal]
+        let tasks = zip(names, priorities).map { name, priority in
+            fixture.server.setRoute("/order/\(name).jpg") { request in
+                arrivals.append(name)
+                return .image(ImageSpec(format: .jpeg, width: 16, height: 16, seed: 1))
+            }
+            return fixture.task(ImageRequest(url: fixture.server.url("/order/\(name).jpg"), priority: priority))
+        }
+        _ = try await busy.image
+        for task in tasks { _ = try await task.image }
+        let order = arrivals.names
+        #expect(order == ["high", "normal", "low"])
+        try await fixture.finish()
+    }
+}
+
+extension Array {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
+
+/// The order requests reached the server, recorded by route responders.
+final class ArrivalLog: @unchecked Sendable { // `entries` behind `lock`
+    private let lock = NSLock()
+    private var entries: [String] = []
+    func append(_ name: String) { lock.lock(); entries.append(name); lock.unlock() }
+    var names: [String] { lock.lock(); defer { lock.unlock() }; return entries }
+}

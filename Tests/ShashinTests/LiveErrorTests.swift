@@ -1,0 +1,131 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ImageServer
+import Shashin
+import Testing
+
+@Suite("Over HTTP: errors")
+struct LiveErrorTests {
+    @Test func notFoundIsAnHTTPStatusError() async throws {
+        let fixture = try await LiveFixture.start()
+        fixture.server.setRoute("/missing.jpg", .status(404, text: "nope"))
+        let task = fixture.task(ImageRequest(url: fixture.server.url("/missing.jpg")))
+        #expect(await fixture.error(of: task) as? ImagePipelineError == .httpStatus(404))
+        try await fixture.finish()
+    }
+
+    @Test func anHTMLBodyIsADecodingFailure() async throws {
+        let fixture = try await LiveFixture.start()
+        fixture.server.setRoute("/page.jpg", .data(Data("<html><body>hi</body></html>".utf8), contentType: "image/jpeg"))
+        let request = ImageRequest(url: fixture.server.url("/page.jpg"))
+        guard case .decodingFailed(let format, _)? = await fixture.error(of: fixture.task(request)) as? ImagePipelineError else {
+            Issue.record("expected decodingFailed"); return
+        }
+        #expect(format == nil)
+        #expect(fixture.pipeline.cachedImage(for: request) == nil)
+        try await fixture.finish()
+    }
+
+    @Test func aBodyOverTheLimitWithContentLengthIsRefusedBeforeItIsRead() async throws {
+        let fixture = try await LiveFixture.start { $0.maxResponseBytes = 10_000 }
+        let url = fixture.serveImage("/big.png", format: .png, width: 300, height: 300, bytesPerSecond: 100_000)
+        let task = fixture.task(ImageRequest(url: url))
+        #expect(await fixture.error(of: task) as? ImagePipelineError == .dataTooLarge(limit: 10_000))
+        try await fixture.finish()
+    }
+
+    @Test func aTruncatedBodyIsAnErrorAndNothingIsCached() async throws {
+        let fixture = try await LiveFixture.start()
+        for fault in [RouteScript.Fault.shortBody, .dropConnectionMidBody] {
+            var script = RouteScript.image(ImageSpec(format: .jpeg, width: 200, height: 150, seed: 3))
+            script.fault = fault
+            fixture.server.setRoute("/cut.jpg", script)
+            let request = ImageRequest(url: fixture.server.url("/cut.jpg"))
+            guard case .truncatedData(let expected, let received)? = await fixture.error(of: fixture.task(request)) as? ImagePipelineError else {
+                Issue.record("expected truncatedData for \(fault)"); continue
+            }
+            #expect(received < expected)
+            #expect(fixture.pipeline.cachedImage(for: request) == nil)
+        }
+        try await fixture.finish()
+    }
+
+    @Test func aServerErrorIsAnHTTPStatusError() async throws {
+        let fixture = try await LiveFixture.start()
+        var script = RouteScript.image(ImageSpec(format: .jpeg, width: 20, height: 20, seed: 3))
+        script.fault = .status500
+        fixture.server.setRoute("/error.jpg", script)
+        let task = fixture.task(ImageRequest(url: fixture.server.url("/error.jpg")))
+        #expect(await fixture.error(of: task) as? ImagePipelineError == .httpStatus(500))
+        try await fixture.finish()
+    }
+
+    @Test func aRefusedConnectionIsANetworkFailure() async throws {
+        let fixture = try await LiveFixture.start()
+        let url = fixture.server.url("/gone.jpg")
+        await fixture.server.stop()
+        let task = fixture.task(ImageRequest(url: url))
+        guard case .networkFailure? = await fixture.error(of: task) as? ImagePipelineError else {
+            Issue.record("expected networkFailure"); return
+        }
+        try await waitFor { fixture.pipeline.activeTaskCount == 0 }
+    }
+}
+
+@Suite("Over HTTP: loading")
+struct LiveLoadingTests {
+    @Test func thumbnailsHaveTheAskedSizeAndAspectRatio() async throws {
+        let fixture = try await LiveFixture.start()
+        let cases: [(ImageFormat, Int, Int, Int, Int)] = [
+            (.jpeg, 1200, 900, 256, 192), (.png, 300, 600, 150, 300), (.webp, 800, 450, 256, 144), (.gif, 320, 240, 256, 192),
+            (.jpeg, 100, 80, 100, 80), // smaller than asked: not upscaled
+        ]
+        for (index, (format, width, height, expectedWidth, expectedHeight)) in cases.enumerated() {
+            let url = fixture.serveImage("/thumb/\(index)", format: format, width: width, height: height)
+            let maxSize = index == 1 ? 300 : 256
+            let image = try await fixture.pipeline.image(for: ImageRequest(url: url, thumbnail: .init(maxPixelSize: maxSize)))
+            #expect(image.width == expectedWidth && image.height == expectedHeight, "\(format) \(width)×\(height)")
+        }
+        try await fixture.finish()
+    }
+
+    @Test func theRequestModifierAddsHeadersThatReachTheServer() async throws {
+        let fixture = try await LiveFixture.start {
+            $0.requestModifier = { request in
+                var request = request
+                request.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
+                return request
+            }
+        }
+        let url = fixture.serveImage("/private.jpg")
+        _ = try await fixture.pipeline.image(for: url)
+        let headers = fixture.server.lastRequest(for: "/private.jpg")?.headers ?? [:]
+        #expect(headers.first { $0.key.lowercased() == "authorization" }?.value == "Bearer secret")
+        try await fixture.finish()
+    }
+
+    @Test func progressIsReportedInBytes() async throws {
+        let fixture = try await LiveFixture.start()
+        let url = fixture.serveImage("/progress.png", format: .png, width: 200, height: 200, bytesPerSecond: 400_000)
+        let task = fixture.task(ImageRequest(url: url))
+        var updates: [ImageTask.Progress] = []
+        for await progress in task.progress { updates.append(progress) }
+        #expect(updates.count > 1)
+        #expect(updates.last.map { $0.completed == $0.total && $0.total > 0 } == true)
+        #expect(zip(updates, updates.dropFirst()).allSatisfy { $0.completed <= $1.completed })
+        try await fixture.finish()
+    }
+
+    @Test func dataForARequestSkipsDecodingAndSharesTheDownload() async throws {
+        let fixture = try await LiveFixture.start()
+        let url = fixture.serveImage("/raw.webp", format: .webp, latency: .milliseconds(100))
+        async let first = fixture.pipeline.data(for: ImageRequest(url: url))
+        async let second = fixture.pipeline.data(for: ImageRequest(url: url))
+        let (a, b) = try await (first, second)
+        #expect(a.0 == b.0 && ImageFormat(sniffing: a.0) == .webp)
+        #expect(fixture.server.requestCount(for: "/raw.webp") == 1)
+        try await fixture.finish()
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ImageServer
+import Shashin
+
+/// A started ImageServer and a pipeline with its own URLSession loader, for one test.
+struct LiveFixture {
+    let server: ImageServer
+    let pipeline: ImagePipeline
+
+    static func start(_ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) async throws -> LiveFixture {
+        let server = ImageServer()
+        try await server.start()
+        var configuration = ImagePipeline.Configuration()
+        configuration.dataLoader = URLSessionDataLoader()
+        configure(&configuration)
+        return LiveFixture(server: server, pipeline: ImagePipeline(configuration: configuration))
+    }
+
+    /// Serves a generated image on `path`, slowed by `latency` so concurrent requests overlap.
+    func serveImage(_ path: String, format: ImageFormat = .jpeg, width: Int = 64, height: Int = 48, seed: UInt64 = 1,
+                    latency: Duration = .zero, bytesPerSecond: Int? = nil) -> URL {
+        var script = RouteScript.image(ImageSpec(format: format, width: width, height: height, seed: seed))
+        script.latency = latency
+        script.bytesPerSecond = bytesPerSecond
+        server.setRoute(path, script)
+        return server.url(path)
+    }
+
+    func task(_ request: ImageRequest) -> ImageTask {
+        guard case .inProgress(let task) = pipeline.loadImage(request) else { fatalError("unexpected memory hit") }
+        return task
+    }
+
+    func error(of task: ImageTask) async -> (any Error)? {
+        do { _ = try await task.response; return nil } catch { return error }
+    }
+
+    /// Waits for the pipeline to go idle, then stops the server.
+    func finish() async throws {
+        try await waitFor { pipeline.activeTaskCount == 0 }
+        await server.stop()
+    }
+}
+
+struct TimedOut: Error {}
+
+/// Polls `condition` until it holds, failing after `timeout` seconds; for work on other threads.
+func waitFor(timeout: TimeInterval = 10, _ condition: () -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        guard Date() < deadline else { throw TimedOut() }
+        try await Task.sleep(nanoseconds: 2_000_000)
+    }
+}
