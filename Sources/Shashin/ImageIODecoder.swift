@@ -1,0 +1,56 @@
+#if canImport(ImageIO)
+import Foundation
+import ImageIO
+import ShashinCore
+#if canImport(UIKit)
+import UIKit
+#elseif canImport(AppKit)
+import AppKit
+#endif
+
+/// The default decoder on Apple platforms: ImageIO, which downsamples JPEG and HEIC while
+/// decoding (`CGImageSourceCreateThumbnailAtIndex`) and applies EXIF orientation.
+public struct ImageIODecoder: ImageDecoding {
+    /// Creates the decoder.
+    public init() {}
+
+    public func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage {
+        guard let format = context.format ?? ImageFormat(sniffing: data) else {
+            throw ImagePipelineError.decodingFailed(format: nil, reason: "The data is not in any known image format")
+        }
+        let sourceOptions = [kCGImageSourceShouldCache: false] as CFDictionary
+        guard let source = CGImageSourceCreateWithData(data as CFData, sourceOptions),
+              CGImageSourceGetCount(source) > 0 else {
+            throw ImagePipelineError.decodingFailed(format: format, reason: "ImageIO cannot read the data")
+        }
+        guard CGImageSourceGetStatus(source) == .statusComplete else {
+            throw ImagePipelineError.decodingFailed(format: format, reason: "The data is incomplete")
+        }
+        guard let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
+              let width = properties[kCGImagePropertyPixelWidth] as? Int,
+              let height = properties[kCGImagePropertyPixelHeight] as? Int else {
+            throw ImagePipelineError.decodingFailed(format: format, reason: "The image has no dimensions")
+        }
+        // Checked from the header, before any pixel is allocated.
+        guard width > 0, height > 0, width.multipliedReportingOverflow(by: height).partialValue <= context.maxPixelCount else {
+            throw ImagePipelineError.imageTooLarge(width: width, height: height, limit: context.maxPixelCount)
+        }
+        let longest = max(width, height)
+        let target = context.thumbnail.map { $0.allowsUpscaling ? $0.maxPixelSize : min($0.maxPixelSize, longest) } ?? longest
+        let options = [
+            kCGImageSourceCreateThumbnailFromImageAlways: true,
+            kCGImageSourceCreateThumbnailWithTransform: true,
+            kCGImageSourceShouldCacheImmediately: true,
+            kCGImageSourceThumbnailMaxPixelSize: target,
+        ] as CFDictionary
+        guard let image = CGImageSourceCreateThumbnailAtIndex(source, 0, options) else {
+            throw ImagePipelineError.decodingFailed(format: format, reason: "ImageIO failed to decode the image")
+        }
+        #if canImport(UIKit)
+        return UIImage(cgImage: image)
+        #else
+        return NSImage(cgImage: image, size: NSSize(width: image.width, height: image.height))
+        #endif
+    }
+}
+#endif
