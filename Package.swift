@@ -48,6 +48,7 @@ let package = Package(
             dependencies: [
                 "Shashin",
                 .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
         ),
 
@@ -66,7 +67,7 @@ let package = Package(
             dependencies: ["Shashin"],
             resources: [.copy("Resources")]
         ),
-        .testTarget(name: "ImageServerTests", dependencies: ["ImageServer"]),
+        .testTarget(name: "ImageServerTests", dependencies: ["ImageServer", "Shashin"]),
         .testTarget(name: "ShashinTests", dependencies: ["Shashin", "ImageServer"]),
     ],
     swiftLanguageModes: [.v6]

@@ -129,3 +129,44 @@ struct LiveLoadingTests {
         try await fixture.finish()
     }
 }
+
+@Suite("Over HTTP: the response size limit")
+struct LiveSizeLimitTests {
+    @Test func aChunkedBodyOverTheLimitIsRefusedWhileStreaming() async throws {
+        let fixture = try await LiveFixture.start { $0.maxResponseBytes = 10_000 }
+        var script = RouteScript.image(ImageSpec(format: .png, width: 300, height: 300, seed: 5))
+        script.sendsContentLength = false
+        script.bytesPerSecond = 200_000
+        fixture.server.setRoute("/chunked.png", script)
+        let task = fixture.task(ImageRequest(url: fixture.server.url("/chunked.png")))
+        #expect(await fixture.error(of: task) as? ImagePipelineError == .dataTooLarge(limit: 10_000))
+        try await waitFor { fixture.server.inFlight == 0 }
+        #expect(fixture.server.bytesSent(for: "/chunked.png") < 100_000) // stopped early, not read to the end
+        try await fixture.finish()
+    }
+
+    @Test func aChunkedBodyWithinTheLimitLoads() async throws {
+        let fixture = try await LiveFixture.start()
+        var script = RouteScript.image(ImageSpec(format: .webp, width: 120, height: 90, seed: 5))
+        script.sendsContentLength = false
+        fixture.server.setRoute("/chunked.webp", script)
+        let image = try await fixture.pipeline.image(for: fixture.server.url("/chunked.webp"))
+        #expect(image.width == 120 && image.height == 90)
+        try await fixture.finish()
+    }
+
+    @Test func theLoaderAloneEnforcesTheLimitWithoutContentLength() async throws {
+        let server = ImageServer()
+        try await server.start()
+        var script = RouteScript.data(Data(repeating: 7, count: 50_000))
+        script.sendsContentLength = false
+        server.setRoute("/blob", script)
+        let loader = URLSessionDataLoader()
+        await #expect(throws: ImagePipelineError.dataTooLarge(limit: 20_000)) {
+            _ = try await loader.loadData(for: URLRequest(url: server.url("/blob")), maxBytes: 20_000) { _, _ in }
+        }
+        let (data, _) = try await loader.loadData(for: URLRequest(url: server.url("/blob")), maxBytes: 50_000) { _, _ in }
+        #expect(data.count == 50_000)
+        await server.stop()
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import ImageServer
+
+@Suite("Accounting")
+struct AccountingTests {
+    @Test func countsRequestsPerPath() async throws {
+        try await withServer { server in
+            server.setRoute("/a", .data(Data([1])))
+            server.setRoute("/b", .data(Data([2])))
+            let session = makeSession()
+            for _ in 0..<3 { _ = try await fetch(server.url("/a"), session: session) }
+            _ = try await fetch(server.url("/b?size=2"), session: session)
+            #expect(server.requestCount(for: "/a") == 3)
+            #expect(server.requestCount(for: "/b") == 1)
+            #expect(server.requestCount(for: "/c") == 0)
+            #expect(server.totalRequests == 4)
+            #expect(server.lastRequest(for: "/b")?.query == [.init(name: "size", value: "2")])
+        }
+    }
+
+    @Test func recordsTheLastRequestHeadersPerPath() async throws {
+        try await withServer { server in
+            server.setRoute("/private", .data(Data([1]), headers: ["ETag": "\"e\""]))
+            _ = try await fetch(server.url("/private"), headers: ["Authorization": "Bearer first"])
+            _ = try await fetch(server.url("/private"), headers: ["Authorization": "Bearer second", "If-None-Match": "\"e\""])
+            let last = try #require(server.lastRequest(for: "/private"))
+            #expect(last.method == "GET")
+            #expect(last.header("authorization") == "Bearer second")
+            #expect(last.header("If-None-Match") == "\"e\"")
+            #expect(last.ordinal == 2)
+        }
+    }
+
+    @Test func countsBodyBytesSent() async throws {
+        try await withServer { server in
+            server.setRoute("/a", .data(Data(count: 1234)))
+            server.setRoute("/b", .data(Data(count: 100_000)))
+            _ = try await fetch(server.url("/a"))
+            _ = try await fetch(server.url("/b"))
+            #expect(await eventually { server.bytesSent == 101_234 })
+            #expect(server.bytesSent(for: "/a") == 1234)
+            #expect(server.bytesSent(for: "/b") == 100_000)
+        }
+    }
+
+    @Test func maxInFlightReflectsConcurrentSlowRequests() async throws {
+        try await withServer { server in
+            var script = RouteScript.data(Data([1]))
+            script.latency = .milliseconds(300)
+            server.setRoute("/slow", script)
+            let session = makeSession()
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for i in 0..<5 {
+                    group.addTask { try await fetch(server.url("/slow?i=\(i)"), session: session).1.statusCode }
+                }
+                for try await status in group { #expect(status == 200) }
+            }
+            #expect(server.maxInFlight == 5)
+            #expect(await eventually { server.inFlight == 0 })
+        }
+    }
+
+    @Test func countsAResponseInFlightUntilItsBodyIsWritten() async throws {
+        try await withServer { server in
+            var script = RouteScript.data(Data(count: 50_000))
+            script.bytesPerSecond = 100_000   // about 450 ms of body
+            server.setRoute("/throttled", script)
+            let client = Task { try await fetch(server.url("/throttled")) }
+            #expect(await eventually { server.inFlight == 1 })
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(server.inFlight == 1)   // the handler returned long ago; the body is still going
+            _ = try await client.value
+            #expect(await eventually { server.inFlight == 0 })
+        }
+    }
+
+    @Test func resetCountersZeroesEverything() async throws {
+        try await withServer { server in
+            server.setRoute("/a", .data(Data(count: 10)))
+            _ = try await fetch(server.url("/a"))
+            #expect(await eventually { server.bytesSent == 10 })
+            server.resetCounters()
+            #expect(server.totalRequests == 0)
+            #expect(server.requestCount(for: "/a") == 0)
+            #expect(server.bytesSent == 0)
+            #expect(server.maxInFlight == 0)
+            #expect(server.lastRequest(for: "/a") == nil)
+            _ = try await fetch(server.url("/a"))
+            #expect(server.requestCount(for: "/a") == 1)
+            #expect(server.lastRequest(for: "/a")?.ordinal == 1)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import ImageServer
+
+@Suite("Faults")
+struct FaultTests {
+    static let body = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+
+    /// URLSession notices the missing bytes and fails: on Linux with `NSURLErrorUnknown`
+    /// ("transfer closed with N bytes remaining to read"), on Apple platforms with
+    /// `networkConnectionLost`.
+    func expectBrokenBody(_ server: ImageServer, path: String) async {
+        await #expect(throws: (any Error).self) { try await fetch(server.url(path)) }
+    }
+
+    @Test func status500FaultAnswers500() async throws {
+        try await withServer { server in
+            var script = RouteScript.data(Self.body)
+            script.fault = .status500
+            server.setRoute("/f", script)
+            let (_, response) = try await fetch(server.url("/f"))
+            #expect(response.statusCode == 500)
+        }
+    }
+
+    @Test func droppedConnectionFailsTheClient() async throws {
+        try await withServer { server in
+            var script = RouteScript.data(Self.body)
+            script.fault = .dropConnectionMidBody
+            server.setRoute("/f", script)
+            await expectBrokenBody(server, path: "/f")
+            #expect(await eventually { server.inFlight == 0 })
+            #expect(server.bytesSent(for: "/f") == Self.body.count / 2)
+        }
+    }
+
+    @Test func shortBodyFailsTheClient() async throws {
+        try await withServer { server in
+            var script = RouteScript.data(Self.body)
+            script.fault = .shortBody
+            server.setRoute("/f", script)
+            await expectBrokenBody(server, path: "/f")
+            #expect(await eventually { server.inFlight == 0 })
+            #expect(server.bytesSent(for: "/f") == Self.body.count)
+        }
+    }
+
+    @Test func droppedConnectionMidThrottledBodyFailsTheClient() async throws {
+        try await withServer { server in
+            var script = RouteScript.data(Self.body)
+            script.fault = .dropConnectionMidBody
+            script.bytesPerSecond = 1_000_000
+            server.setRoute("/f", script)
+            await expectBrokenBody(server, path: "/f")
+        }
+    }
+
+    @Test func serverKeepsServingAfterAFault() async throws {
+        try await withServer { server in
+            var script = RouteScript.data(Self.body)
+            script.fault = .dropConnectionMidBody
+            server.setRoute("/f", script)
+            let session = makeSession()
+            _ = try? await fetch(server.url("/f"), session: session)
+            server.updateRoute("/f") { $0.fault = nil }
+            let (data, response) = try await fetch(server.url("/f"), session: session)
+            #expect(response.statusCode == 200)
+            #expect(data == Self.body)
+        }
+    }
+
+    @Test func stallTimesOutTheClientAndDoesNotDelayStop() async throws {
+        let server = ImageServer()
+        try await server.start()
+        var script = RouteScript.data(Self.body)
+        script.fault = .stall
+        server.setRoute("/stall", script)
+
+        let (result, seconds) = await measure { () -> Result<(Data, HTTPURLResponse), any Error> in
+            // Whole seconds: URLSession on Linux times out at once when given less than one.
+            do { return .success(try await fetch(server.url("/stall"), session: makeSession(timeout: 2))) }
+            catch { return .failure(error) }
+        }
+        #expect(throws: (any Error).self) { try result.get() }
+        #expect(seconds >= 1.9)
+        #expect(server.inFlight == 1)   // the server is still holding the stalled response
+
+        let (_, stopSeconds) = await measure { await server.stop() }
+        #expect(stopSeconds < 2)
+        #expect(await eventually { server.inFlight == 0 })
+    }
+
+    @Test func stopReleasesAClientWaitingOnAStall() async throws {
+        let server = ImageServer()
+        try await server.start()
+        var script = RouteScript.data(Self.body)
+        script.fault = .stall
+        server.setRoute("/stall", script)
+
+        let client = Task { try await fetch(server.url("/stall"), session: makeSession(timeout: 30)) }
+        #expect(await eventually { server.inFlight == 1 })
+        let (_, stopSeconds) = await measure { await server.stop() }
+        #expect(stopSeconds < 2)
+        let (outcome, clientSeconds) = await measure { await client.result }
+        #expect(clientSeconds < 5)
+        if case .success(let (data, _)) = outcome {
+            #expect(data.count < Self.body.count)
+        }
+    }
+
+    @Test func stallEndsAfterTheStallLimit() async throws {
+        try await withServer { server in
+            server.stallLimit = .milliseconds(100)
+            var script = RouteScript.data(Self.body)
+            script.fault = .stall
+            server.setRoute("/stall", script)
+            await expectBrokenBody(server, path: "/stall")
+            #expect(await eventually { server.inFlight == 0 })
+        }
+    }
+}

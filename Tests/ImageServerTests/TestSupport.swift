@@ -1,0 +1,79 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ImageServer
+import Shashin
+#if canImport(UIKit)
+import UIKit
+#elseif canImport(AppKit)
+import AppKit
+#endif
+
+/// The pixel size of a decoded image on any platform.
+func pixelSize(of image: PlatformImage) -> (width: Int, height: Int) {
+    #if canImport(UIKit)
+    return image.cgImage.map { ($0.width, $0.height) } ?? (0, 0)
+    #elseif canImport(AppKit)
+    return image.cgImage(forProposedRect: nil, context: nil, hints: nil).map { ($0.width, $0.height) } ?? (0, 0)
+    #else
+    return (image.width, image.height)
+    #endif
+}
+
+/// Runs `body` against a started server and always stops it, even when `body` throws.
+func withServer<T>(_ server: ImageServer = ImageServer(), _ body: (ImageServer) async throws -> T) async throws -> T {
+    try await server.start()
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+/// A URLSession that never caches and allows enough connections for the concurrency tests.
+func makeSession(timeout: TimeInterval = 10) -> URLSession {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.httpMaximumConnectionsPerHost = 16
+    configuration.timeoutIntervalForRequest = timeout
+    return URLSession(configuration: configuration)
+}
+
+struct NotHTTP: Error {}
+
+/// GETs `url` and returns the body and the HTTP response.
+func fetch(_ url: URL, headers: [String: String] = [:], method: String = "GET",
+           session: URLSession? = nil) async throws -> (Data, HTTPURLResponse) {
+    var request = URLRequest(url: url)
+    request.httpMethod = method
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let session = session ?? makeSession()
+    let (data, response) = try await session.data(for: request)
+    guard let http = response as? HTTPURLResponse else { throw NotHTTP() }
+    return (data, http)
+}
+
+/// Seconds elapsed while `body` runs.
+func measure<T>(_ body: () async throws -> T) async rethrows -> (T, Double) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let result = try await body()
+    let elapsed = clock.now - start
+    return (result, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+}
+
+/// Waits (briefly polling) until `condition` holds or `timeout` passes; returns whether it held.
+func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
