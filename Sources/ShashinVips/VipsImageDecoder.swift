@@ -1,0 +1,93 @@
+import CVips
+import Foundation
+import ShashinCore
+
+/// Decodes JPEG, PNG, WebP and GIF (first frame) with libvips into 8-bit sRGB RGBA bitmaps,
+/// upright (EXIF orientation applied), downsampling while decoding when asked for a thumbnail.
+///
+/// Safe to call from many threads at once; each call is independent. Failures are
+/// `ImagePipelineError.decodingFailed` (with libvips' message) or `.imageTooLarge`.
+///
+/// ```swift
+/// let bitmap = try VipsImageDecoder().decode(data, context: .init(format: .jpeg, thumbnail: .init(maxPixelSize: 256)))
+/// ```
+public struct VipsImageDecoder: Sendable {
+    /// Creates a decoder. It holds no state: libvips starts on the first decode.
+    public init() {}
+
+    /// Decodes `data` into a `Bitmap`: RGBA8, sRGB, orientation applied, grey and palette
+    /// expanded, opaque alpha added when the image has none.
+    ///
+    /// With `context.thumbnail`, the result is exactly `thumbnail.targetSize(width:height:)` of
+    /// the upright image (JPEG and WebP shrink while decoding). The header is read first:
+    /// when its width × height passes `context.maxPixelCount` this throws `.imageTooLarge`
+    /// before any pixel is decoded. The format is sniffed from `data` itself; truncated or
+    /// corrupt data throws rather than returning part of an image.
+    public func decodeBitmap(_ data: Data, context: ImageDecodingContext) throws(ImagePipelineError) -> Bitmap {
+        guard let format = ImageFormat(sniffing: data) else {
+            throw .decodingFailed(format: nil, reason: "The data is not in any known image format")
+        }
+        guard let loader = VipsLoader(format: format) else {
+            throw .decodingFailed(format: format, reason: "libvips decoding of \(format) is not supported by this decoder")
+        }
+        do {
+            try VipsRuntime.start()
+            return try data.withUnsafeBytes { bytes in
+                try Self.decode(bytes, loader: loader, context: context)
+            }
+        } catch let error as ImagePipelineError {
+            throw error
+        } catch let error as VipsError {
+            throw .decodingFailed(format: format, reason: error.message)
+        } catch {
+            throw .decodingFailed(format: format, reason: String(describing: error))
+        }
+    }
+
+    /// The whole decode, while `bytes` stay pinned: vips reads them lazily, up to the last
+    /// written pixel, and every image made here is released before this returns.
+    private static func decode(_ bytes: UnsafeRawBufferPointer, loader: VipsLoader, context: ImageDecodingContext) throws -> Bitmap {
+        try VipsImageScope.with { scope in
+            let header = try scope.make { loader.load(bytes, access: VIPS_ACCESS_SEQUENTIAL, into: $0) }
+            let width = Int(vips_image_get_width(header))
+            let height = Int(vips_image_get_height(header))
+            let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
+            if overflow || pixelCount > context.maxPixelCount {
+                throw ImagePipelineError.imageTooLarge(width: width, height: height, limit: context.maxPixelCount)
+            }
+            let upright = vips_image_get_orientation_swap(header) != 0 ? (width: height, height: width) : (width: width, height: height)
+            let target = context.thumbnail?.targetSize(width: upright.width, height: upright.height) ?? upright
+
+            let orientation = vips_image_get_orientation(header)
+            var image = header
+            if target != upright {
+                let scale = max(Double(target.width) / Double(upright.width), Double(target.height) / Double(upright.height))
+                if loader.shrinksOnLoad(scale: scale) {
+                    image = try scope.make { loader.load(bytes, access: VIPS_ACCESS_SEQUENTIAL, scale: scale, into: $0) }
+                }
+                let source = image
+                image = try scope.make { shashin_thumbnail_image(source, $0, Int32(target.width), Int32(target.height)) }
+            } else if orientation != 1 {
+                // Turning or flipping reads rows out of order, which a sequential load refuses
+                // ("out of order read"): load for random access (vips buffers the pixels).
+                image = try scope.make { loader.load(bytes, access: VIPS_ACCESS_RANDOM, into: $0) }
+            }
+            image = try scope.uprightRGBA8(image)
+            if Int(vips_image_get_width(image)) != target.width || Int(vips_image_get_height(image)) != target.height {
+                // Resampling rounds each side on its own; never let that leak out as a size
+                // other than the one asked for.
+                image = try scope.make { shashin_embed_copy(image, $0, Int32(target.width), Int32(target.height)) }
+            }
+            return try scope.bitmap(from: image)
+        }
+    }
+}
+
+#if !canImport(UIKit) && !canImport(AppKit)
+extension VipsImageDecoder: ImageDecoding {
+    /// Decodes `data` into the platform's image, a `Bitmap`; see `decodeBitmap(_:context:)`.
+    public func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage {
+        try decodeBitmap(data, context: context)
+    }
+}
+#endif

@@ -1,0 +1,29 @@
+import CVips
+
+/// libvips' process-wide set-up, done once before the first decode or encode.
+enum VipsRuntime {
+    /// `nil` once libvips is ready, else why it could not start. A `static let` initialiser runs
+    /// exactly once even when several threads reach it together, which is what `vips_init` needs.
+    private static let startFailure: String? = {
+        if vips_init("shashin") != 0 {
+            return VipsError.takeMessage()
+        }
+        // One vips worker per image: parallelism comes from decoding several images at once
+        // from Swift, which measured faster on small machines than threads inside each image.
+        vips_concurrency_set(1)
+        // The operation cache would keep decoded images alive between calls; a pipeline that
+        // has its own memory cache wants vips' memory to stay flat instead.
+        vips_cache_set_max(0)
+        vips_cache_set_max_mem(0)
+        vips_cache_set_max_files(0)
+        shashin_silence_vips_warnings()
+        return nil
+    }()
+
+    /// Starts libvips on first use; throws when it cannot start.
+    static func start() throws(VipsError) {
+        if let startFailure {
+            throw VipsError(message: "libvips failed to start: \(startFailure)")
+        }
+    }
+}

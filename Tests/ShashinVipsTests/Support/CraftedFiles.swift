@@ -1,0 +1,101 @@
+// libvips exists only where Shashin decodes with it (Linux); elsewhere this file is empty.
+#if canImport(ShashinVips)
+import Foundation
+
+/// Files built byte by byte, for what an encoder will not produce.
+enum CraftedFiles {
+    /// A valid 8-bit greyscale PNG *header* declaring `width` × `height`, with a tiny IDAT:
+    /// a decompression bomb's shape (the pixels it would need are never there).
+    static func pngHeader(width: UInt32, height: UInt32) -> Data {
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        png += chunk("IHDR", bigEndian(width) + bigEndian(height) + [8, 0, 0, 0, 0])
+        // zlib stream with one stored (uncompressed) deflate block holding one filter byte.
+        let raw: [UInt8] = [0]
+        png += chunk("IDAT", [0x78, 0x01, 0x01, 0x01, 0x00, 0xFE, 0xFF] + raw + bigEndian(adler32(raw)))
+        png += chunk("IEND", [])
+        return Data(png)
+    }
+
+    /// `jpeg` with an EXIF APP1 segment carrying `orientation` (1...8) right after SOI.
+    static func jpeg(_ jpeg: Data, withOrientation orientation: UInt16) -> Data {
+        var tiff: [UInt8] = Array("MM".utf8) + [0x00, 0x2A] + bigEndian(UInt32(8))
+        tiff += bigEndian16(1)                                        // one IFD entry
+        tiff += bigEndian16(0x0112) + bigEndian16(3) + bigEndian(UInt32(1)) // Orientation, SHORT, 1
+        tiff += bigEndian16(orientation) + [0, 0]
+        tiff += bigEndian(UInt32(0))                                  // no next IFD
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let segment: [UInt8] = [0xFF, 0xE1] + bigEndian16(UInt16(payload.count + 2)) + payload
+        var bytes = [UInt8](jpeg)
+        precondition(bytes.starts(with: [0xFF, 0xD8]), "not a JPEG")
+        bytes.insert(contentsOf: segment, at: 2)
+        return Data(bytes)
+    }
+
+    /// A GIF89a of `frames` (each `width * height` indices into a 4-colour palette), with a
+    /// NETSCAPE loop block: an animation whose first frame differs from the rest.
+    static func animatedGIF(width: UInt16, height: UInt16, palette: [(UInt8, UInt8, UInt8)], frames: [[UInt8]]) -> Data {
+        precondition(palette.count == 4)
+        var gif: [UInt8] = Array("GIF89a".utf8) + littleEndian16(width) + littleEndian16(height) + [0xF1, 0, 0]
+        for colour in palette { gif += [colour.0, colour.1, colour.2] }
+        gif += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]
+        for frame in frames {
+            gif += [0x21, 0xF9, 0x04, 0x04, 0x0A, 0x00, 0x00, 0x00]       // 100 ms, keep previous
+            gif += [0x2C] + littleEndian16(0) + littleEndian16(0) + littleEndian16(width) + littleEndian16(height) + [0x00]
+            gif += [0x02]                                            // LZW minimum code size
+            let lzw = uncompressedLZW(frame)
+            var index = 0
+            while index < lzw.count {
+                let count = min(255, lzw.count - index)
+                gif += [UInt8(count)] + lzw[index..<index + count]
+                index += count
+            }
+            gif += [0x00]
+        }
+        gif += [0x3B]
+        return Data(gif)
+    }
+
+    /// LZW codes that are all literals: a clear code before every two pixels keeps the code
+    /// width at 3 bits, so no dictionary entry is ever used.
+    private static func uncompressedLZW(_ indices: [UInt8]) -> [UInt8] {
+        var codes: [UInt32] = []
+        for (i, index) in indices.enumerated() {
+            if i % 2 == 0 { codes.append(4) }                       // clear
+            codes.append(UInt32(index))
+        }
+        codes.append(5)                                              // end of information
+        var bytes: [UInt8] = [], buffer: UInt32 = 0, bits: UInt32 = 0
+        for code in codes {
+            buffer |= code << bits
+            bits += 3
+            while bits >= 8 { bytes.append(UInt8(buffer & 0xFF)); buffer >>= 8; bits -= 8 }
+        }
+        if bits > 0 { bytes.append(UInt8(buffer & 0xFF)) }
+        return bytes
+    }
+
+    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + data
+        return bigEndian(UInt32(data.count)) + typed + bigEndian(crc32(typed))
+    }
+
+    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    private static func adler32(_ bytes: [UInt8]) -> UInt32 {
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in bytes { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        return b << 16 | a
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32($0))) } }
+    private static func bigEndian16(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
+    private static func littleEndian16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+}
+#endif
