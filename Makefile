@@ -13,17 +13,25 @@ build: deps
 demo: build
 	$$($(SWIFT) build -c release --show-bin-path)/shashin demo
 
+# The suites run in three processes: the decoder's CPU-heavy tests would otherwise share the two
+# cores with the socket tests, whose servers then answer late.
 test: deps
-	$(SWIFT) test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter ShashinCoreTests
+	$(SWIFT) test --skip-build --filter ShashinVipsTests
+	$(SWIFT) test --skip-build --filter 'ImageServerTests|ShashinTests'
 	$(MAKE) test-core-tsan
 
 # The core's tests again under ThreadSanitizer, in their own build folder (the flag rebuilds everything).
 test-core-tsan:
 	SHASHIN_CORE_ONLY=1 $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
+# The benchmarks (ordo-one/benchmark, in Benchmarks/) and the side-by-side decode comparison
+# with Pillow; release builds; a few minutes. Results and how to read them: BENCHMARKS.md.
 bench: deps
 	NEED_PILLOW=1 scripts/install-deps.sh
-	cd Benchmarks && $(SWIFT) package benchmark
+	cd Benchmarks && $(SWIFT) package benchmark --no-progress
+	SWIFT=$(SWIFT) scripts/bench-decode-vs-pillow.sh
 
 clean:
 	rm -rf .build $(TSAN_SCRATCH)

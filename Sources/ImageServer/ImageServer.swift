@@ -121,6 +121,7 @@ public final class ImageServer: Sendable {
             await http.stop(timeout: 0)
             throw SocketError.unsupportedAddress
         }
+        disableNagle(onSocketsOfPort: Int(boundPort))
         lifecycle.withLock { state in
             state.http = http
             state.runTask = runTask

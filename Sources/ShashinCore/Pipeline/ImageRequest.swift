@@ -11,12 +11,12 @@ import FoundationNetworking
 /// ```
 public struct ImageRequest: Sendable, CustomStringConvertible {
     /// The request sent to the network, after the pipeline's `requestModifier`.
-    public var urlRequest: URLRequest
+    public var urlRequest: URLRequest { didSet { updateCacheKey() } }
     /// Downsample while decoding; `nil` decodes at full size.
-    public var thumbnail: ThumbnailOptions?
+    public var thumbnail: ThumbnailOptions? { didSet { updateCacheKey() } }
     /// Processing steps applied in order after decoding. Each step's result is cached in memory
     /// and shared by every request with the same prefix of steps.
-    public var processors: [any ImageProcessing]
+    public var processors: [any ImageProcessing] { didSet { updateCacheKey() } }
     /// How soon this request runs relative to others. It can change while the task is queued
     /// through `ImageTask.priority`. Default `.normal`.
     public var priority: Priority
@@ -42,11 +42,20 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         self.processors = processors
         self.priority = priority
         self.options = options
+        self.cacheKey = Self.makeCacheKey(urlRequest, thumbnail, processors)
     }
 
-    /// The key of the decoded and processed image in the memory cache.
-    public var cacheKey: ImageCacheKey {
-        ImageCacheKey(url: url?.absoluteString ?? "", thumbnail: thumbnail, processors: processors.map(\.identifier))
+    /// The key of the decoded and processed image in the memory cache. Kept up to date as the
+    /// request changes, so a memory lookup does not rebuild it.
+    public private(set) var cacheKey: ImageCacheKey
+
+    private mutating func updateCacheKey() {
+        cacheKey = Self.makeCacheKey(urlRequest, thumbnail, processors)
+    }
+
+    private static func makeCacheKey(_ urlRequest: URLRequest, _ thumbnail: ThumbnailOptions?,
+                                     _ processors: [any ImageProcessing]) -> ImageCacheKey {
+        ImageCacheKey(url: urlRequest.url?.absoluteString ?? "", thumbnail: thumbnail, processors: processors.map(\.identifier))
     }
 
     /// The URL, thumbnail and processors, for logs.

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import Shashin
+
+/// `shashin bench-decode FILE`: decodes one file to a thumbnail over and over, on one or more
+/// threads at once, and prints the throughput as one JSON line. Used by
+/// `scripts/bench-decode-vs-pillow.sh`; build it in release mode for meaningful numbers.
+struct BenchDecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-decode",
+        abstract: "Measure decoding a file to a thumbnail; prints one JSON line of images/s.",
+        shouldDisplay: false
+    )
+
+    @Argument(help: "The image file to decode.")
+    var file: String
+
+    @Option(help: "Threads decoding at once.")
+    var threads = 1
+
+    @Option(help: "Images decoded in the measurement, in all (split evenly across threads).")
+    var iterations = 40
+
+    @Option(help: "Longest side of the thumbnail, in pixels (0: full size).")
+    var thumbnail = 256
+
+    func validate() throws {
+        guard threads >= 1, iterations >= threads else {
+            throw ValidationError("Needs at least one thread and at least one image per thread.")
+        }
+    }
+
+    func run() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        let context = ImageDecodingContext(format: ImageFormat(sniffing: data),
+                                           thumbnail: thumbnail > 0 ? ThumbnailOptions(maxPixelSize: thumbnail) : nil)
+        let decoder = PlatformImageDecoder()
+        let perThread = iterations / threads
+        let failure = Failure()
+
+        // One image per thread first: libvips' start-up and the first-touch page faults are not
+        // what this measures.
+        let warmUp = try decoder.decode(data, context: context)
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            do { _ = try decoder.decode(data, context: context) } catch { failure.record(error) }
+        }
+
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                for _ in 0..<perThread {
+                    do { _ = try decoder.decode(data, context: context) } catch { failure.record(error) }
+                }
+            }
+        }
+        if let error = failure.first { throw error }
+
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let images = perThread * threads
+        let size = Self.size(of: warmUp)
+        let fields: [(String, String)] = [
+            ("tool", "\"shashin\""),
+            ("decoder", "\"\(String(describing: PlatformImageDecoder.self))\""),
+            ("threads", "\(threads)"),
+            ("images", "\(images)"),
+            ("seconds", String(format: "%.4f", seconds)),
+            ("images_per_second", String(format: "%.2f", Double(images) / seconds)),
+            ("ms_per_image_per_thread", String(format: "%.2f", seconds * 1000 / Double(perThread))),
+            ("output", "\"\(size.width)x\(size.height)\""),
+        ]
+        print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    }
+
+    private static func size(of image: PlatformImage) -> (width: Int, height: Int) {
+        #if canImport(UIKit) || canImport(AppKit)
+        return (Int(image.size.width), Int(image.size.height))
+        #else
+        return (image.width, image.height)
+        #endif
+    }
+
+    /// The first error any thread met.
+    private final class Failure: @unchecked Sendable { // `error` behind `lock`
+        private let lock = NSLock()
+        private var error: (any Error)?
+        func record(_ error: any Error) { lock.lock(); if self.error == nil { self.error = error }; lock.unlock() }
+        var first: (any Error)? { lock.lock(); defer { lock.unlock() }; return error }
+    }
+}
