@@ -11,7 +11,7 @@ if [[ "$(uname -s)" == "Darwin" ]]; then
     exit 0
 fi
 
-packages=(libvips-dev libsqlite3-dev pkg-config)
+packages=(libvips-dev pkg-config)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -20,11 +20,18 @@ done
 if (( ${#missing[@]} )); then
     echo "Installing: ${missing[*]}"
     sudo=""
-    [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    if [[ $(id -u) -ne 0 ]]; then
+        command -v sudo >/dev/null || { echo "Need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+        sudo="sudo"
+    fi
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 if [[ "$need_python" == 1 ]]; then
-    python3 -c 'import PIL' 2>/dev/null || python3 -m pip install -q pillow
+    # Pillow from PyPI (the version the benchmarks name); Debian's python3-pil where pip may not install.
+    python3 -c 'import PIL' 2>/dev/null || python3 -m pip install -q pillow 2>/dev/null || {
+        sudo=""; [[ $(id -u) -ne 0 ]] && sudo="sudo"
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pil >/dev/null
+    }
 fi

@@ -23,7 +23,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Seed of the generated gallery.")
     var seed: UInt64 = 1
 
-    @Flag(help: "Leave out the few scripted faulty URLs (404, HTML, truncated body).")
+    @Flag(help: "Leave out the few scripted faulty URLs (404, HTML, truncated body, dropped connection).")
     var noFaults = false
 
     @Flag(help: "Print the summary as one JSON object on standard output.")

@@ -19,6 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
     var gallery = 5
 
     func run() async throws {
+        setvbuf(stdout, nil, _IOLBF, 0) // line by line, so `serve > log &` shows the port at once
         let server = ImageServer(port: port, filesDirectory: files.map { URL(fileURLWithPath: $0, isDirectory: true) })
         try await server.start()
         print("ImageServer listening on \(server.baseURL.absoluteString)")

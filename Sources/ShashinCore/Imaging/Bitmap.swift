@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// let red = Bitmap(width: 1, height: 1, pixels: [255, 0, 0, 255])
 /// ```
-public struct Bitmap: Sendable, Hashable {
+public struct Bitmap: Sendable, Hashable, CustomStringConvertible {
     /// Width in pixels.
     public let width: Int
     /// Height in pixels.
@@ -28,6 +28,9 @@ public struct Bitmap: Sendable, Hashable {
 
     /// The bytes this bitmap holds in memory: what the memory cache counts against its limit.
     public var byteCount: Int { pixels.count }
+
+    /// `Bitmap(300×225)`: the size, not a million pixel values.
+    public var description: String { "Bitmap(\(width)×\(height))" }
 
     /// The RGBA value at `(x, y)`, for tests and tools.
     public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
