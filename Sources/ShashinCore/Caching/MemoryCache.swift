@@ -46,6 +46,9 @@ public final class MemoryCache: ImageCaching, @unchecked Sendable { // all state
         self.now = clock
     }
 
+    // The LRU list links its nodes both ways; unlinking them lets them go.
+    deinit { lock.withLock { $0.removeAll() } }
+
     /// A fifth of physical memory, capped at 512 MB.
     public static var defaultCostLimit: Int {
         let physical = ProcessInfo.processInfo.physicalMemory
@@ -90,6 +93,9 @@ public final class MemoryCache: ImageCaching, @unchecked Sendable { // all state
     public func trim(toCount count: Int) {
         lock.withLock { $0.trim(toCost: .max, toCount: count) }
     }
+
+    /// Runs `body` on the storage under the lock, for tests.
+    func withStorage<R>(_ body: (inout LRUStorage) -> R) -> R { lock.withLock(body) }
 
     /// The keys from most to least recently used, for tests and diagnostics.
     var keysInUseOrder: [ImageCacheKey] { lock.withLock { $0.keysInUseOrder } }

@@ -110,7 +110,8 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
     static func pipelineError(from error: any Error) -> any Error {
         guard let urlError = error as? URLError else { return error }
         switch urlError.code {
-        case .cancelled: return CancellationError()
+        // Our own cancellations (the caller's, the size limit, a refused status) end the transfer
+        // before URLSession reports them; one arriving here was nobody's request: a failure.
         case .unsupportedURL: return ImagePipelineError.unsupportedScheme(urlError.failingURL?.scheme ?? "")
         default: return ImagePipelineError.networkFailure(code: urlError.code.rawValue, message: urlError.localizedDescription)
         }

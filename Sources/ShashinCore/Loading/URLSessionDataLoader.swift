@@ -32,12 +32,15 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
     }
 
-    /// `.default` with no `URLCache` and a 60 s request timeout.
+    /// `.default` with no `URLCache`, 60 s without a byte before a request fails, and 300 s for a
+    /// whole download (a server trickling a byte a minute would otherwise hold a download slot
+    /// for the session default of seven days).
     public static var defaultConfiguration: URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.timeoutIntervalForRequest = 60
+        configuration.timeoutIntervalForResource = 300
         configuration.httpMaximumConnectionsPerHost = 16
         return configuration
     }

@@ -98,7 +98,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
         case is ImagePipelineError, is CancellationError:
             return error
         case let error as URLError:
-            if error.code == .cancelled { return CancellationError() }
+            if error.code == .cancelled, Task.isCancelled { return CancellationError() }
             if error.code == .unsupportedURL { return ImagePipelineError.unsupportedScheme(error.failingURL?.scheme ?? "") }
             return ImagePipelineError.networkFailure(code: error.code.rawValue, message: error.localizedDescription)
         default:

@@ -54,7 +54,9 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
                 return true
             }
             guard changed else { return }
-            graph.queue.async { [self] in subscription?.setPriority(newValue) }
+            // Read the priority when the change reaches the graph: of two setters racing, the one
+            // the task holds last is the one the job gets.
+            graph.queue.async { [self] in subscription?.setPriority(priority) }
         }
     }
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The pipeline's engine: the shared jobs, keyed so identical work is found and joined, and the
 /// bounded queues they run on. All graph state is confined to `queue`.
@@ -61,7 +64,7 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
 
     func fetchJob(for request: ImageRequest) -> FetchDataJob {
         assertOnQueue()
-        let key = request.url?.absoluteString ?? ""
+        let key = Self.fetchKey(for: request.urlRequest)
         if let job = fetchJobs[key] { return job }
         let job = FetchDataJob(graph: self, request: request)
         fetchJobs[key] = job
@@ -69,6 +72,18 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
             if let self, self.fetchJobs[key] === job { self.fetchJobs[key] = nil }
         }
         return job
+    }
+
+    /// Requests share a download only when they would send the same thing: the URL, the method
+    /// and the headers (two users' `Authorization` must not share one response).
+    static func fetchKey(for request: URLRequest) -> String {
+        var key = (request.httpMethod ?? "GET") + " " + (request.url?.absoluteString ?? "")
+        if let headers = request.allHTTPHeaderFields, !headers.isEmpty {
+            for (name, value) in headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+                key += "\n\(name.lowercased()): \(value)"
+            }
+        }
+        return key
     }
 
     /// The job producing `request`'s image after its first `stage` processors.
@@ -95,10 +110,13 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
 struct ImageJobKey: Hashable {
     let cacheKey: ImageCacheKey
     let options: ImageRequest.Options
+    /// What the download under this job sends: requests with other headers get their own.
+    let fetchKey: String
 
     init(request: ImageRequest, stage: Int) {
         let base = request.cacheKey
         cacheKey = ImageCacheKey(url: base.url, thumbnail: base.thumbnail, processors: Array(base.processors.prefix(stage)))
         options = request.options
+        fetchKey = JobGraph.fetchKey(for: request.urlRequest)
     }
 }

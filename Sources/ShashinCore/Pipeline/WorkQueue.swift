@@ -57,6 +57,7 @@ final class WorkQueue: @unchecked Sendable { // `pending`, `running` and every i
                 pending[item.priority.rawValue].remove(at: index)
             }
             item.state = .finished
+            item.start = nil
         case .running:
             item.cancelRequested = true
             onCancel = item.onCancel
@@ -103,7 +104,15 @@ final class WorkQueue: @unchecked Sendable { // `pending`, `running` and every i
     }
 
     private func launch(_ items: [WorkItem]) {
-        for item in items { item.start(item) }
+        for item in items {
+            // The closure captures the job that holds this item: drop it once used, or the two
+            // would keep each other (and through the job, the whole pipeline) alive.
+            let start = lock.locked { () -> (@Sendable (WorkItem) -> Void)? in
+                defer { item.start = nil }
+                return item.start
+            }
+            start?(item)
+        }
     }
 }
 
@@ -112,7 +121,7 @@ final class WorkItem: @unchecked Sendable { // mutable state behind its queue's 
     enum State { case pending, running, finished }
 
     private let queue: WorkQueue // strong: a running item keeps its queue alive
-    fileprivate let start: @Sendable (WorkItem) -> Void
+    fileprivate var start: (@Sendable (WorkItem) -> Void)?
     fileprivate var priority: ImageRequest.Priority
     fileprivate var state = State.pending
     fileprivate var cancelRequested = false
