@@ -19,7 +19,6 @@ struct ServeCommand: AsyncParsableCommand {
     var gallery = 5
 
     func run() async throws {
-        setvbuf(stdout, nil, _IOLBF, 0) // line by line, so `serve > log &` shows the port at once
         let server = ImageServer(port: port, filesDirectory: files.map { URL(fileURLWithPath: $0, isDirectory: true) })
         try await server.start()
         print("ImageServer listening on \(server.baseURL.absoluteString)")
@@ -27,6 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
         for url in Gallery(count: gallery).urls(on: server) { print("  \(url.absoluteString)") }
         if let files { print("Files from \(files) under /files/") }
         print("Press Ctrl-C to stop.")
+        fflush(nil) // so `serve > log &` shows the port at once, not when the buffer fills
         try await server.run()
     }
 }
