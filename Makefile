@@ -13,12 +13,15 @@ build: deps
 demo: build
 	$$($(SWIFT) build -c release --show-bin-path)/shashin demo
 
-# The suites run in three processes: the decoder's CPU-heavy tests would otherwise share the two
-# cores with the socket tests, whose servers then answer late.
+# The suites run in separate processes: the decoder's CPU-heavy tests would otherwise share the
+# two cores with the socket tests, whose servers then answer late; and the memory tests count
+# libvips' process-wide allocations, which other suites' decodes would disturb.
+MEMORY_SUITES = DecoderMemory|ProcessorMemoryTests
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter ShashinCoreTests
-	$(SWIFT) test --skip-build --filter ShashinVipsTests
+	$(SWIFT) test --skip-build --filter ShashinVipsTests --skip '$(MEMORY_SUITES)'
+	$(SWIFT) test --skip-build --filter '$(MEMORY_SUITES)'
 	$(SWIFT) test --skip-build --filter 'ImageServerTests|ShashinTests'
 	$(MAKE) test-core-tsan
 

@@ -170,4 +170,591 @@ static inline int shashin_gifsave_buffer(VipsImage *in, void **buf, size_t *len,
                                NULL);
 }
 
+
+/* ---- direct libjpeg-turbo decoding (the JPEG fast path) ----
+ *
+ * libvips reads its input in 4 KB chunks, which keeps libjpeg-turbo off its fast Huffman
+ * decoder, and each vips operation after the load has a fixed cost that dominates a small
+ * thumbnail. For plain JPEGs (grey, YCbCr or RGB; no ICC profile other than sRGB) the decoder
+ * instead hands libjpeg-turbo the whole buffer, decodes at 1/2, 1/4 or 1/8 through the DCT,
+ * resamples the rest of the way here and writes upright RGBA8 pixels straight into the
+ * caller's buffer.
+ *
+ * Use: shashin_jpeg_new, shashin_jpeg_read_header, shashin_jpeg_get_header, then
+ * shashin_jpeg_decode; shashin_jpeg_free on every path (it destroys the libjpeg object and
+ * frees every buffer, whether or not a call failed half-way).
+ *
+ * Errors: libjpeg reports fatal errors through error_exit, which must not return. Each function
+ * that calls into libjpeg sets its own setjmp point first, and error_exit longjmps back there;
+ * the function then returns -1 and the object is only fit for shashin_jpeg_free. Warnings go to
+ * emit_message: "premature end of file" and the 100th warning are made fatal, as libvips does
+ * with fail_on = truncated, so a cut-off file never gives part of an image. Like libvips, the
+ * decode stops at the last scanline: what follows the scan data (markers up to EOI, possibly
+ * damaged) is not checked. */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <math.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+/* Why the last call failed. */
+typedef enum {
+    SHASHIN_JPEG_OK = 0,
+    /* libjpeg refused the data (or we ran out of memory): another decoder may still try. */
+    SHASHIN_JPEG_FAILED = 1,
+    /* The data ends early, or is so corrupt that libjpeg warned 100 times: the image is not
+     * all there, and no decoder should pretend it is. */
+    SHASHIN_JPEG_INCOMPLETE = 2,
+} shashin_jpeg_failure;
+
+/* The buffers one decode allocates besides libjpeg's own; all freed by shashin_jpeg_free. */
+#define SHASHIN_JPEG_MAX_BUFFERS 16
+
+typedef struct shashin_jpeg_error_manager {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    shashin_jpeg_failure failure;
+    char message[JMSG_LENGTH_MAX];
+} shashin_jpeg_error_manager;
+
+typedef struct shashin_jpeg {
+    struct jpeg_decompress_struct cinfo;
+    shashin_jpeg_error_manager error;
+    int created;
+    JOCTET *icc;
+    unsigned int icc_length;
+    void *buffers[SHASHIN_JPEG_MAX_BUFFERS];
+    int buffer_count;
+} shashin_jpeg;
+
+/* What the header says, for the caller to decide whether this path can decode the image. */
+typedef struct shashin_jpeg_header {
+    /* As declared by the frame header; 0 when it was never reached. Set even when
+     * shashin_jpeg_read_header failed after the frame header (e.g. "too big"). */
+    unsigned int width, height;
+    int components;
+    /* The colour space libjpeg inferred (a J_COLOR_SPACE value): JCS_GRAYSCALE, JCS_YCbCr,
+     * JCS_RGB, JCS_CMYK, JCS_YCCK or JCS_UNKNOWN. */
+    int color_space;
+    /* 0: no ICC profile; 1: `icc` holds the reassembled profile; -1: ICC markers that do not
+     * reassemble into a profile. */
+    int icc_state;
+    const unsigned char *icc;
+    unsigned int icc_length;
+    /* APP1 segments whose payload starts "Exif", and the first one's payload. */
+    int exif_count;
+    const unsigned char *exif;
+    unsigned int exif_length;
+} shashin_jpeg_header;
+
+static inline void shashin_jpeg_error_exit(j_common_ptr cinfo) {
+    shashin_jpeg_error_manager *error = (shashin_jpeg_error_manager *)cinfo->err;
+    if (error->failure == SHASHIN_JPEG_OK) {
+        error->failure = SHASHIN_JPEG_FAILED;
+        (*cinfo->err->format_message)(cinfo, error->message);
+    }
+    longjmp(error->jump, 1);
+}
+
+static inline void shashin_jpeg_emit_message(j_common_ptr cinfo, int level) {
+    shashin_jpeg_error_manager *error = (shashin_jpeg_error_manager *)cinfo->err;
+    if (level >= 0) return; /* trace messages */
+    cinfo->err->num_warnings++;
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF || cinfo->err->num_warnings >= 100) {
+        error->failure = SHASHIN_JPEG_INCOMPLETE;
+        (*cinfo->err->format_message)(cinfo, error->message);
+        longjmp(error->jump, 1);
+    }
+}
+
+/* libjpeg's default prints to stderr; a library stays quiet. */
+static inline void shashin_jpeg_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+/* A malloc'ed buffer that shashin_jpeg_free releases; fails through error_exit. */
+static inline void *shashin_jpeg_alloc(shashin_jpeg *jpeg, size_t size) {
+    void *buffer = jpeg->buffer_count < SHASHIN_JPEG_MAX_BUFFERS ? malloc(size ? size : 1) : NULL;
+    if (!buffer) {
+        jpeg->cinfo.err->msg_code = JERR_OUT_OF_MEMORY;
+        jpeg->cinfo.err->msg_parm.i[0] = 0;
+        (*jpeg->cinfo.err->error_exit)((j_common_ptr)&jpeg->cinfo);
+    }
+    jpeg->buffers[jpeg->buffer_count++] = buffer;
+    return buffer;
+}
+
+/* A fresh decoder object, or NULL when memory runs out. */
+static inline shashin_jpeg *shashin_jpeg_new(void) {
+    shashin_jpeg *jpeg = (shashin_jpeg *)calloc(1, sizeof(shashin_jpeg));
+    if (!jpeg) return NULL;
+    jpeg->cinfo.err = jpeg_std_error(&jpeg->error.pub);
+    jpeg->error.pub.error_exit = shashin_jpeg_error_exit;
+    jpeg->error.pub.emit_message = shashin_jpeg_emit_message;
+    jpeg->error.pub.output_message = shashin_jpeg_output_message;
+    if (setjmp(jpeg->error.jump)) {
+        free(jpeg);
+        return NULL;
+    }
+    jpeg_create_decompress(&jpeg->cinfo);
+    jpeg->created = 1;
+    return jpeg;
+}
+
+/* Destroys the libjpeg object and frees everything, after success or any failure. */
+static inline void shashin_jpeg_free(shashin_jpeg *jpeg) {
+    if (!jpeg) return;
+    if (jpeg->created) jpeg_destroy_decompress(&jpeg->cinfo);
+    free(jpeg->icc);
+    for (int i = 0; i < jpeg->buffer_count; i++) free(jpeg->buffers[i]);
+    free(jpeg);
+}
+
+static inline shashin_jpeg_failure shashin_jpeg_get_failure(const shashin_jpeg *jpeg) {
+    return jpeg->error.failure;
+}
+
+/* libjpeg's text for the failure, "" when there was none. */
+static inline const char *shashin_jpeg_get_message(const shashin_jpeg *jpeg) {
+    return jpeg->error.message;
+}
+
+/* Reads markers up to the first scan from `data` (which must stay valid until
+ * shashin_jpeg_free): dimensions, colour space, ICC profile, Exif. 0 on success, -1 on failure. */
+static inline int shashin_jpeg_read_header(shashin_jpeg *jpeg, const void *data, size_t length) {
+    struct jpeg_decompress_struct *cinfo = &jpeg->cinfo;
+    if (setjmp(jpeg->error.jump)) return -1;
+    jpeg_mem_src(cinfo, (const unsigned char *)data, (unsigned long)length);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(cinfo, TRUE);
+    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 2 && marker->data_length >= 14 &&
+            memcmp(marker->data, "ICC_PROFILE", 12) == 0) {
+            if (!jpeg_read_icc_profile(cinfo, &jpeg->icc, &jpeg->icc_length)) {
+                free(jpeg->icc); /* NULL unless libjpeg changes its mind */
+                jpeg->icc = NULL;
+                jpeg->icc_length = 0;
+            }
+            break;
+        }
+    }
+    return 0;
+}
+
+static inline shashin_jpeg_header shashin_jpeg_get_header(const shashin_jpeg *jpeg) {
+    const struct jpeg_decompress_struct *cinfo = &jpeg->cinfo;
+    shashin_jpeg_header header;
+    memset(&header, 0, sizeof header);
+    header.width = cinfo->image_width;
+    header.height = cinfo->image_height;
+    header.components = cinfo->num_components;
+    header.color_space = (int)cinfo->jpeg_color_space;
+    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 2 && marker->data_length >= 14 &&
+            memcmp(marker->data, "ICC_PROFILE", 12) == 0 && header.icc_state == 0) {
+            header.icc_state = jpeg->icc ? 1 : -1;
+        }
+        if (marker->marker == JPEG_APP0 + 1 && marker->data_length >= 4 &&
+            memcmp(marker->data, "Exif", 4) == 0) {
+            if (header.exif_count++ == 0) {
+                header.exif = marker->data;
+                header.exif_length = marker->data_length;
+            }
+        }
+    }
+    header.icc = jpeg->icc;
+    header.icc_length = jpeg->icc_length;
+    return header;
+}
+
+/* -- resampling: a separable convolution over RGBX pixels, each held as a vector of 4 floats
+ * (vector extensions, so the arithmetic is SIMD whatever the optimiser decides) -- */
+
+typedef float shashin_f32x4 __attribute__((vector_size(16)));
+
+typedef enum {
+    SHASHIN_FILTER_TRIANGLE = 1,    /* bilinear, widened when shrinking: support 1 */
+    SHASHIN_FILTER_CATMULL_ROM = 2, /* bicubic, a = -0.5: support 2 */
+    SHASHIN_FILTER_LANCZOS3 = 3,    /* windowed sinc: support 3 (libvips' default) */
+} shashin_filter;
+
+static inline double shashin_filter_support(shashin_filter filter) {
+    switch (filter) {
+    case SHASHIN_FILTER_TRIANGLE: return 1;
+    case SHASHIN_FILTER_CATMULL_ROM: return 2;
+    default: return 3;
+    }
+}
+
+static inline double shashin_filter_weight(shashin_filter filter, double x) {
+    x = fabs(x);
+    switch (filter) {
+    case SHASHIN_FILTER_TRIANGLE:
+        return x < 1 ? 1 - x : 0;
+    case SHASHIN_FILTER_CATMULL_ROM:
+        if (x < 1) return (1.5 * x - 2.5) * x * x + 1;
+        if (x < 2) return ((-0.5 * x + 2.5) * x - 4) * x + 2;
+        return 0;
+    default:
+        if (x < 1e-8) return 1;
+        if (x >= 3) return 0;
+        {
+            const double pi = 3.14159265358979323846;
+            return 3 * sin(pi * x) * sin(pi * x / 3) / (pi * pi * x * x);
+        }
+    }
+}
+
+/* Where each output sample along one axis reads from: `count[i]` input samples from
+ * `start[i]`, weighted by `weights[i * taps ...]` (which sum to 1), each weight repeated in all
+ * four lanes of its vector. */
+typedef struct shashin_resample_axis {
+    int in_size, out_size, taps;
+    int *start, *count;
+    shashin_f32x4 *weights;
+} shashin_resample_axis;
+
+/* Sample centres are aligned (output i covers input (i + 0.5) * in / out); when shrinking, the
+ * kernel is stretched by in / out so every input sample contributes (no aliasing). Samples
+ * beyond the edges repeat the edge sample: their weight is folded onto it. Equal sizes give
+ * the identity (one tap of weight 1). */
+static inline void shashin_resample_axis_init(shashin_jpeg *jpeg, shashin_resample_axis *axis,
+                                              int in_size, int out_size, shashin_filter filter) {
+    const double scale = (double)in_size / out_size;
+    const double stretch = scale > 1 ? scale : 1;
+    const double support = shashin_filter_support(filter) * stretch;
+    const int identity = in_size == out_size;
+    const int taps = identity ? 1 : (int)ceil(support) * 2 + 2;
+    axis->in_size = in_size;
+    axis->out_size = out_size;
+    axis->taps = taps;
+    axis->start = (int *)shashin_jpeg_alloc(jpeg, sizeof(int) * (size_t)out_size);
+    axis->count = (int *)shashin_jpeg_alloc(jpeg, sizeof(int) * (size_t)out_size);
+    axis->weights = (shashin_f32x4 *)shashin_jpeg_alloc(jpeg, sizeof(shashin_f32x4) * (size_t)out_size * (size_t)taps);
+    double *real = (double *)shashin_jpeg_alloc(jpeg, sizeof(double) * (size_t)taps);
+    for (int i = 0; i < out_size; i++) {
+        shashin_f32x4 *weights = axis->weights + (size_t)i * taps;
+        if (identity) {
+            axis->start[i] = i;
+            axis->count[i] = 1;
+            weights[0] = (shashin_f32x4){ 1, 1, 1, 1 };
+            continue;
+        }
+        const double centre = (i + 0.5) * scale;
+        int low = (int)floor(centre - support), high = (int)ceil(centre + support);
+        if (high - low > taps) high = low + taps;
+        const int first = low < 0 ? 0 : low;
+        const int last = high > in_size ? in_size - 1 : high - 1;
+        const int count = last - first + 1;
+        double total = 0;
+        for (int k = 0; k < count; k++) real[k] = 0;
+        for (int j = low; j < high; j++) {
+            const double w = shashin_filter_weight(filter, (j + 0.5 - centre) / stretch);
+            real[(j < first ? first : j > last ? last : j) - first] += w;
+            total += w;
+        }
+        for (int k = 0; k < taps; k++) {
+            const float w = k < count ? (float)(real[k] / total) : 0;
+            weights[k] = (shashin_f32x4){ w, w, w, w };
+        }
+        axis->start[i] = first;
+        axis->count[i] = count;
+    }
+}
+
+/* `width` RGBX pixels of 8-bit samples to float vectors. */
+static inline void shashin_widen_row(const uint8_t *in, int width, void *out) {
+    shashin_f32x4 *o = (shashin_f32x4 *)out;
+    for (int x = 0; x < width; x++, in += 4) o[x] = (shashin_f32x4){ in[0], in[1], in[2], in[3] };
+}
+
+/* One row of float-vector pixels, resampled along x. */
+static inline void shashin_resample_across(const void *in, void *out, const shashin_resample_axis *axis) {
+    const shashin_f32x4 *pixels = (const shashin_f32x4 *)in;
+    shashin_f32x4 *o = (shashin_f32x4 *)out;
+    for (int x = 0; x < axis->out_size; x++) {
+        const shashin_f32x4 *p = pixels + axis->start[x];
+        const shashin_f32x4 *w = axis->weights + (size_t)x * axis->taps;
+        shashin_f32x4 even = { 0, 0, 0, 0 }, odd = { 0, 0, 0, 0 };
+        const int n = axis->count[x];
+        int k = 0;
+        for (; k + 1 < n; k += 2) {
+            even += p[k] * w[k];
+            odd += p[k + 1] * w[k + 1];
+        }
+        if (k < n) even += p[k] * w[k];
+        o[x] = even + odd;
+    }
+}
+
+/* -- EXIF orientation: where stored pixel (x, y) goes in the upright image, in pixels:
+ * origin + x * x_step + y * y_step. `width` x `height` is the stored size. -- */
+
+typedef struct shashin_placement {
+    ptrdiff_t origin, x_step, y_step;
+} shashin_placement;
+
+static inline shashin_placement shashin_orientation_placement(int orientation, int width, int height) {
+    const ptrdiff_t w = width, h = height;
+    shashin_placement p;
+    switch (orientation) {
+    case 2: p.origin = w - 1; p.x_step = -1; p.y_step = w; break;               /* mirrored */
+    case 3: p.origin = (h - 1) * w + w - 1; p.x_step = -1; p.y_step = -w; break; /* 180° */
+    case 4: p.origin = (h - 1) * w; p.x_step = 1; p.y_step = -w; break;         /* flipped */
+    case 5: p.origin = 0; p.x_step = h; p.y_step = 1; break;                     /* transposed */
+    case 6: p.origin = h - 1; p.x_step = h; p.y_step = -1; break;               /* 90° clockwise */
+    case 7: p.origin = (w - 1) * h + h - 1; p.x_step = -h; p.y_step = -1; break; /* transversed */
+    case 8: p.origin = (w - 1) * h; p.x_step = -h; p.y_step = 1; break;         /* 90° anticlockwise */
+    default: p.origin = 0; p.x_step = 1; p.y_step = w; break;
+    }
+    return p;
+}
+
+typedef int32_t shashin_i32x4 __attribute__((vector_size(16)));
+
+/* Rounds a row of float-vector pixels to whole samples in 0...255, as libvips' 8-bit
+ * intermediate image between its two passes does: without this, the overshoot of one pass
+ * (Lanczos' negative lobes at a thin dark line) would carry into the other and the two paths'
+ * thumbnails would differ by up to 30 there. */
+static inline void shashin_quantise_row(void *row, int width) {
+    shashin_f32x4 *pixels = (shashin_f32x4 *)row;
+    const shashin_f32x4 half = { 0.5f, 0.5f, 0.5f, 0.5f };
+    const shashin_i32x4 zero = { 0, 0, 0, 0 }, most = { 255, 255, 255, 255 };
+    for (int x = 0; x < width; x++) {
+        shashin_i32x4 v = __builtin_convertvector(pixels[x] + half, shashin_i32x4);
+        v &= v > zero;
+        const shashin_i32x4 over = v > most;
+        v = (v & ~over) | (most & over);
+        pixels[x] = __builtin_convertvector(v, shashin_f32x4);
+    }
+}
+
+static inline uint8_t shashin_round_sample(float value) {
+    return value <= 0 ? 0 : value >= 255 ? 255 : (uint8_t)(value + 0.5f);
+}
+
+/* Output row `y`: resampled along y from the ring of decoded rows (input row r in slot
+ * r % slots, `decoded_width` pixels each) into `sum`, then along x (`across`, NULL when the
+ * width stays) into `line`, rounded to opaque RGBA and placed upright. */
+static inline void shashin_emit_row(const void *ring, int slots, const shashin_resample_axis *down,
+                                    const shashin_resample_axis *across, int y, int decoded_width,
+                                    int width, void *sum, void *line,
+                                    shashin_placement placement, uint8_t *rgba) {
+    enum { most_rows = 64, block = 4 };
+    const shashin_f32x4 *rows = (const shashin_f32x4 *)ring;
+    shashin_f32x4 *total = (shashin_f32x4 *)sum;
+    const shashin_f32x4 *w = down->weights + (size_t)y * down->taps;
+    const int n = down->count[y];
+    const shashin_f32x4 *source[most_rows];
+    for (int k = 0; k < n && k < most_rows; k++)
+        source[k] = rows + (size_t)((down->start[y] + k) % slots) * (size_t)decoded_width;
+    int x = 0;
+    if (n <= most_rows) {
+        /* Four pixels at a time, summed in registers over all the rows. */
+        for (; x + block <= decoded_width; x += block) {
+            shashin_f32x4 a = { 0, 0, 0, 0 }, b = a, c = a, d = a;
+            for (int k = 0; k < n; k++) {
+                const shashin_f32x4 *p = source[k] + x;
+                const shashin_f32x4 weight = w[k];
+                a += p[0] * weight;
+                b += p[1] * weight;
+                c += p[2] * weight;
+                d += p[3] * weight;
+            }
+            total[x] = a;
+            total[x + 1] = b;
+            total[x + 2] = c;
+            total[x + 3] = d;
+        }
+    }
+    /* The rest (and kernels spanning more rows than `source` holds), a row at a time. */
+    for (int k = 0; k < n && x < decoded_width; k++) {
+        const shashin_f32x4 *row = rows + (size_t)((down->start[y] + k) % slots) * (size_t)decoded_width;
+        const shashin_f32x4 weight = w[k];
+        for (int i = x; i < decoded_width; i++) total[i] = (k == 0 ? (shashin_f32x4){ 0, 0, 0, 0 } : total[i]) + row[i] * weight;
+    }
+    const shashin_f32x4 *pixels = total;
+    if (across) {
+        if (n > 1) shashin_quantise_row(total, decoded_width);
+        shashin_resample_across(total, line, across);
+        pixels = (const shashin_f32x4 *)line;
+    }
+    uint8_t *out = rgba + 4 * (placement.origin + (ptrdiff_t)y * placement.y_step);
+    const ptrdiff_t step = 4 * placement.x_step;
+    for (int x = 0; x < width; x++, out += step) {
+        const shashin_f32x4 v = pixels[x];
+        out[0] = shashin_round_sample(v[0]);
+        out[1] = shashin_round_sample(v[1]);
+        out[2] = shashin_round_sample(v[2]);
+        out[3] = 255;
+    }
+}
+
+/* Decodes the image at 1/`shrink` through the DCT (1, 2, 4 or 8), resamples that to `width` x
+ * `height` *as stored* with `filter` (when the sizes differ) and writes it to `rgba`
+ * (`width * height * 4` bytes) as opaque RGBA turned upright by EXIF `orientation` (1...8): the
+ * upright image is `height` x `width` for orientations 5...8. Data that runs out before the
+ * last scanline fails. 0 on success, -1 on failure (`rgba` then holds garbage).
+ *
+ * Resampling streams: decoded rows go into a ring of as many rows as the vertical kernel spans,
+ * and each output row is made (along y, then along x) as soon as its last input row is in. */
+static inline int shashin_jpeg_decode(shashin_jpeg *jpeg, int shrink, int width, int height,
+                                      int orientation, shashin_filter filter,
+                                      uint8_t *rgba, size_t size) {
+    struct jpeg_decompress_struct *cinfo = &jpeg->cinfo;
+    if (setjmp(jpeg->error.jump)) return -1;
+    if (width <= 0 || height <= 0 || orientation < 1 || orientation > 8 ||
+        (shrink != 1 && shrink != 2 && shrink != 4 && shrink != 8) ||
+        size / 4 / (size_t)width < (size_t)height) {
+        jpeg->error.failure = SHASHIN_JPEG_FAILED;
+        snprintf(jpeg->error.message, sizeof jpeg->error.message, "invalid decode arguments");
+        return -1;
+    }
+    cinfo->scale_num = 1;
+    cinfo->scale_denom = (unsigned int)shrink;
+    jpeg_calc_output_dimensions(cinfo);
+    const int decoded_width = (int)cinfo->output_width, decoded_height = (int)cinfo->output_height;
+    const int resamples = decoded_width != width || decoded_height != height;
+    /* Four bytes a pixel either way: RGBA is the bitmap's own layout; RGBX widens to vectors. */
+    cinfo->out_color_space = resamples ? JCS_EXT_RGBX : JCS_EXT_RGBA;
+    jpeg_start_decompress(cinfo);
+    if ((int)cinfo->output_width != decoded_width || (int)cinfo->output_height != decoded_height ||
+        cinfo->output_components != 4) {
+        ERREXIT(cinfo, JERR_BAD_STATE);
+    }
+    const shashin_placement placement = shashin_orientation_placement(orientation, width, height);
+    enum { batch = 16 };
+    JSAMPROW rows[batch];
+    const size_t decoded_row_bytes = (size_t)decoded_width * 4;
+    const int direct = !resamples && orientation == 1;
+    uint8_t *decoded = direct ? NULL : (uint8_t *)shashin_jpeg_alloc(jpeg, decoded_row_bytes * batch);
+
+    shashin_resample_axis across, down;
+    shashin_f32x4 *ring = NULL, *sum = NULL, *line = NULL;
+    int slots = 0; /* rows in the ring: as many as one output row can span */
+    int next = 0;  /* the next output row to make */
+    if (resamples) {
+        shashin_resample_axis_init(jpeg, &down, decoded_height, height, filter);
+        slots = down.taps < decoded_height ? down.taps : decoded_height;
+        if ((size_t)slots * (size_t)decoded_width > ((size_t)1 << 24)) {
+            /* Over 256 MB of ring: a sliver of a vast image (only reachable with a raised pixel
+             * limit). libvips box-shrinks first; let it. */
+            ERREXIT(cinfo, JERR_OUT_OF_MEMORY);
+        }
+        if (decoded_width != width) {
+            shashin_resample_axis_init(jpeg, &across, decoded_width, width, filter);
+            line = (shashin_f32x4 *)shashin_jpeg_alloc(jpeg, sizeof(shashin_f32x4) * (size_t)width);
+        }
+        ring = (shashin_f32x4 *)shashin_jpeg_alloc(jpeg, sizeof(shashin_f32x4) * (size_t)decoded_width * (size_t)slots);
+        sum = (shashin_f32x4 *)shashin_jpeg_alloc(jpeg, sizeof(shashin_f32x4) * (size_t)decoded_width);
+    }
+
+    while (cinfo->output_scanline < cinfo->output_height) {
+        const int y = (int)cinfo->output_scanline;
+        const int wanted = decoded_height - y < batch ? decoded_height - y : batch;
+        for (int i = 0; i < wanted; i++)
+            rows[i] = direct ? rgba + decoded_row_bytes * (size_t)(y + i) : decoded + decoded_row_bytes * (size_t)i;
+        const int read = (int)jpeg_read_scanlines(cinfo, rows, (JDIMENSION)wanted);
+        if (read <= 0) ERREXIT(cinfo, JERR_BAD_STATE); /* a suspending source; never jpeg_mem_src */
+        if (direct) continue;
+        for (int i = 0; i < read; i++) {
+            const int row = y + i;
+            if (!resamples) {
+                uint8_t *out = rgba + 4 * (placement.origin + (ptrdiff_t)row * placement.y_step);
+                const uint8_t *in = rows[i];
+                for (int x = 0; x < width; x++, in += 4, out += 4 * placement.x_step) memcpy(out, in, 4);
+                continue;
+            }
+            shashin_widen_row(rows[i], decoded_width, ring + (size_t)(row % slots) * (size_t)decoded_width);
+            while (next < height && down.start[next] + down.count[next] - 1 <= row) {
+                shashin_emit_row(ring, slots, &down, line ? &across : NULL, next, decoded_width, width,
+                                 sum, line, placement, rgba);
+                next++;
+            }
+        }
+    }
+    /* No jpeg_finish_decompress: what follows the last scanline (markers up to EOI) does not
+     * change the picture, and libvips ignores a premature end there too. shashin_jpeg_free
+     * aborts and destroys the object. */
+    if (resamples && next != height) ERREXIT(cinfo, JERR_BAD_STATE);
+    return 0;
+}
+
+/* Writes `in` as a JPEG the encoder never makes, for tests of the fast path and its fallback:
+ * progressive (`interlace`), and with `interpretation` set first (VIPS_INTERPRETATION_CMYK for a
+ * 4-band image gives an Adobe CMYK file; B_W for one band gives greyscale). Output g_malloc'ed. */
+static inline int shashin_jpegsave_buffer_variant(VipsImage *in, void **buf, size_t *len, int quality,
+                                                  gboolean interlace, VipsInterpretation interpretation) {
+    VipsImage *typed = NULL;
+    if (vips_copy(in, &typed, "interpretation", interpretation, NULL)) return -1;
+    const int result = vips_jpegsave_buffer(typed, buf, len, "Q", quality, "interlace", interlace,
+                                            "strip", TRUE, NULL);
+    g_object_unref(typed);
+    return result;
+}
+
 #endif
+
+/* ======================================================================================
+ * ---- processors (resize, blur) ----
+ *
+ * A separate block with its own include guard, appended after the main one so that work on
+ * the decoder above and on the processors here never edits the same lines.
+ * ====================================================================================== */
+#ifndef SHASHIN_CVIPS_PROCESSING_H
+#define SHASHIN_CVIPS_PROCESSING_H
+
+#include <vips/vips.h>
+
+/* The width x height rectangle at (left, top); lazy: no pixel is copied. */
+static inline int shashin_extract_area(VipsImage *in, VipsImage **out, int left, int top,
+                                       int width, int height) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+/* Colour bands multiplied by alpha / 255 (the last band); the result is float. */
+static inline int shashin_premultiply(VipsImage *in, VipsImage **out) {
+    return vips_premultiply(in, out, NULL);
+}
+
+/* The inverse of shashin_premultiply; where alpha is 0 the colour becomes 0. Float result. */
+static inline int shashin_unpremultiply(VipsImage *in, VipsImage **out) {
+    return vips_unpremultiply(in, out, NULL);
+}
+
+/* Gaussian blur of standard deviation `sigma`, edges extended by copying; the mask is cut
+ * where it falls below 0.2 of its peak (libvips' default). VIPS_PRECISION_FLOAT is exact;
+ * VIPS_PRECISION_INTEGER is several times faster on 8-bit input but, in 8.14, shifts flat
+ * areas by a level or two (200 becomes 201 or 202). */
+static inline int shashin_gaussblur(VipsImage *in, VipsImage **out, double sigma,
+                                    VipsPrecision precision) {
+    return vips_gaussblur(in, out, sigma, "precision", precision, NULL);
+}
+
+/* Enlarges by `hscale` x `vscale` (> 1) with the Lanczos 3 kernel; the output's sides are
+ * the input's times the scales, rounded. (For shrinking, shashin_shrink + shashin_reduce do
+ * the same work in a fraction of vips_resize's time: 10-17 ms instead of 76 ms for 1024 to
+ * 256 px on one core, libvips 8.14.) */
+static inline int shashin_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
+    return vips_resize(in, out, hscale, "vscale", vscale, "kernel", VIPS_KERNEL_LANCZOS3, NULL);
+}
+
+/* Box-filter shrink by whole factors: each output pixel is the mean of a block. */
+static inline int shashin_shrink(VipsImage *in, VipsImage **out, double hshrink, double vshrink) {
+    return vips_shrink(in, out, hshrink, vshrink, NULL);
+}
+
+/* Lanczos 3 reduction by `hshrink` x `vshrink` (each >= 1); the output's sides are the
+ * input's divided by the factors, rounded. */
+static inline int shashin_reduce(VipsImage *in, VipsImage **out, double hshrink, double vshrink) {
+    return vips_reduce(in, out, hshrink, vshrink, "kernel", VIPS_KERNEL_LANCZOS3, NULL);
+}
+
+static inline int shashin_round(VipsImage *in, VipsImage **out, VipsOperationRound round) {
+    return vips_round(in, out, round, NULL);
+}
+
+#endif /* SHASHIN_CVIPS_PROCESSING_H */

@@ -5,15 +5,31 @@ import ShashinCore
 /// Decodes JPEG, PNG, WebP and GIF (first frame) with libvips into 8-bit sRGB RGBA bitmaps,
 /// upright (EXIF orientation applied), downsampling while decoding when asked for a thumbnail.
 ///
+/// Plain JPEGs (greyscale, YCbCr or RGB, with no ICC profile or an sRGB one) skip libvips:
+/// libjpeg-turbo decodes them straight from the buffer, shrinking through its DCT, and a
+/// Lanczos-3 resampler takes them the rest of the way to the thumbnail size. Every other JPEG,
+/// and any JPEG libjpeg-turbo alone does not decode cleanly, goes through libvips as before.
+///
 /// Safe to call from many threads at once; each call is independent. Failures are
-/// `ImagePipelineError.decodingFailed` (with libvips' message) or `.imageTooLarge`.
+/// `ImagePipelineError.decodingFailed` (with libvips' or libjpeg's message) or `.imageTooLarge`.
 ///
 /// ```swift
 /// let bitmap = try VipsImageDecoder().decode(data, context: .init(format: .jpeg, thumbnail: .init(maxPixelSize: 256)))
 /// ```
 public struct VipsImageDecoder: Sendable {
-    /// Creates a decoder. It holds no state: libvips starts on the first decode.
-    public init() {}
+    /// Whether plain JPEGs take the direct libjpeg-turbo path (off only in tests, to compare
+    /// its results with libvips').
+    let decodesJPEGDirectly: Bool
+
+    /// Creates a decoder. libvips starts on the first decode.
+    public init() {
+        decodesJPEGDirectly = true
+    }
+
+    /// A decoder that sends every JPEG through libvips when `decodesJPEGDirectly` is `false`.
+    init(decodesJPEGDirectly: Bool) {
+        self.decodesJPEGDirectly = decodesJPEGDirectly
+    }
 
     /// Decodes `data` into a `Bitmap`: RGBA8, sRGB, orientation applied, grey and palette
     /// expanded, opaque alpha added when the image has none.
@@ -33,7 +49,11 @@ public struct VipsImageDecoder: Sendable {
         do {
             try VipsRuntime.start()
             return try data.withUnsafeBytes { bytes in
-                try Self.decode(bytes, loader: loader, context: context)
+                if format == .jpeg, decodesJPEGDirectly,
+                   case .decoded(let bitmap) = try DirectJPEGDecoder.decode(bytes, context: context) {
+                    return bitmap
+                }
+                return try Self.decode(bytes, loader: loader, context: context)
             }
         } catch let error as ImagePipelineError {
             throw error

@@ -1,0 +1,42 @@
+extension ImageProcessors {
+    /// Several processors applied in order as one step (one cache entry for the end result,
+    /// none for the steps between).
+    ///
+    /// Its identifier joins the parts' in order, so two compositions of the same steps share a
+    /// cache entry: `composition(resize(w=300,h=auto,fit,noCrop,noUpscale) > gaussianBlur(r=4))`.
+    /// An empty composition returns the image unchanged. A list of separate processors in a
+    /// request caches each intermediate result (and shares it with requests that stop there);
+    /// a composition does not.
+    ///
+    /// ```swift
+    /// let thumbnail = ImageProcessors.Composition([.resize(width: 300), .roundedCorners(radius: 12)])
+    /// ```
+    public struct Composition: ImageProcessing {
+        /// The steps, applied first to last.
+        public let processors: [any ImageProcessing]
+        /// `composition(` + the steps' identifiers joined by ` > ` + `)`.
+        public let identifier: String
+
+        /// Creates a composition of `processors`, applied first to last.
+        public init(_ processors: [any ImageProcessing]) {
+            self.processors = processors
+            self.identifier = "composition(" + processors.map(\.identifier).joined(separator: " > ") + ")"
+        }
+
+        /// Applies each step to the previous step's result; the first error ends it.
+        public func process(_ image: PlatformImage) throws -> PlatformImage {
+            try processors.reduce(image) { image, processor in try processor.process(image) }
+        }
+    }
+}
+
+extension ImageProcessing where Self == ImageProcessors.Composition {
+    /// Several processors applied in order as one step; see `ImageProcessors.Composition`.
+    ///
+    /// ```swift
+    /// ImageRequest(url: url, processors: [.composition([.resize(width: 300), .circle])])
+    /// ```
+    public static func composition(_ processors: [any ImageProcessing]) -> Self {
+        ImageProcessors.Composition(processors)
+    }
+}
