@@ -61,6 +61,8 @@ struct ProcessorIdentifierTests {
         let url = URL(string: "https://example.com/a.jpg")!
         let request = ImageRequest(url: url, processors: [.resize(width: 300), .roundedCorners(radius: 12), .blur(radius: 4)])
         #expect(request.cacheKey.processors == ["resize(w=300,h=auto,fit,noCrop,noUpscale)", "roundedCorners(r=12)", "gaussianBlur(r=4)"])
+        let readme = ImageRequest(url: url, processors: [.resize(width: 300, height: 300, crop: true), .roundedCorners(radius: 12)])
+        #expect(readme.cacheKey.processors == ["resize(w=300,h=300,fill,crop,noUpscale)", "roundedCorners(r=12)"])
         var processors: [any ImageProcessing] = [.circle, .crop(CGRect(x: 0, y: 0, width: 8, height: 8))]
         processors.append(.resize(size: CGSize(width: 30, height: 30), scale: 2, crop: true))
         processors += [.composition([.blur(radius: 1), .circle(border: .init(width: 2))])]
