@@ -32,6 +32,10 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
     }
 
+    // A session holds its delegate until invalidated: without this a dropped loader would leak
+    // its session (on Apple platforms). Downloads in flight still finish.
+    deinit { session.finishTasksAndInvalidate() }
+
     /// `.default` with no `URLCache`, 60 s without a byte before a request fails, and 300 s for a
     /// whole download (a server trickling a byte a minute would otherwise hold a download slot
     /// for the session default of seven days).
