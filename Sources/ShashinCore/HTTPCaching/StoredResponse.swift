@@ -1,0 +1,52 @@
+import Foundation
+
+/// What the HTTP cache keeps about a response besides its bytes (RFC 9111 §3): status, header
+/// fields, when the request went out and the response came back, and the request header fields
+/// named by `Vary` (normalised, §4.1). A value: no lock, no shared state.
+struct StoredResponse: Sendable, Equatable, Codable {
+    var status: Int
+    var headers: HTTPHeaders
+    /// When the request that produced this response was sent (`request_time`, §4.2.3).
+    var requestTime: Date
+    /// When the response was received (`response_time`, §4.2.3).
+    var responseTime: Date
+    /// Lowercased name → normalised value, for each field named by `Vary` that the request carried.
+    /// A name listed by `Vary` but absent from the request is absent here too.
+    var varyingRequestHeaders: [String: String]
+
+    init(status: Int, headers: HTTPHeaders, requestHeaders: HTTPHeaders, requestTime: Date, responseTime: Date) {
+        self.status = status
+        self.headers = headers
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        var varying: [String: String] = [:]
+        for name in Self.varyNames(headers) where name != "*" {
+            if let value = Self.normalisedValue(requestHeaders, name) { varying[name] = value }
+        }
+        varyingRequestHeaders = varying
+    }
+
+    var cacheControl: CacheControl { CacheControl(headers: headers) }
+
+    /// The lowercased field names listed by `Vary`; `*` is kept as is.
+    var varyNames: [String] { Self.varyNames(headers) }
+
+    static func varyNames(_ headers: HTTPHeaders) -> [String] {
+        var seen = Set<String>()
+        return headers.values(for: "Vary")
+            .flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+
+    /// All field lines of `name` combined, with runs of whitespace collapsed and trimmed around
+    /// commas, so that `"gzip,  br"` and `"gzip, br"` compare equal (§4.1).
+    static func normalisedValue(_ headers: HTTPHeaders, _ name: String) -> String? {
+        let values = headers.values(for: name)
+        guard !values.isEmpty else { return nil }
+        return values
+            .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+            .joined(separator: ",")
+    }
+}
