@@ -725,15 +725,6 @@ static inline int shashin_unpremultiply(VipsImage *in, VipsImage **out) {
     return vips_unpremultiply(in, out, NULL);
 }
 
-/* Gaussian blur of standard deviation `sigma`, edges extended by copying; the mask is cut
- * where it falls below 0.2 of its peak (libvips' default). VIPS_PRECISION_FLOAT is exact;
- * VIPS_PRECISION_INTEGER is several times faster on 8-bit input but, in 8.14, shifts flat
- * areas by a level or two (200 becomes 201 or 202). */
-static inline int shashin_gaussblur(VipsImage *in, VipsImage **out, double sigma,
-                                    VipsPrecision precision) {
-    return vips_gaussblur(in, out, sigma, "precision", precision, NULL);
-}
-
 /* Enlarges by `hscale` x `vscale` (> 1) with the Lanczos 3 kernel; the output's sides are
  * the input's times the scales, rounded. (For shrinking, shashin_shrink + shashin_reduce do
  * the same work in a fraction of vips_resize's time: 10-17 ms instead of 76 ms for 1024 to

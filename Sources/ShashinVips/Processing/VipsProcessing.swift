@@ -4,8 +4,8 @@ import ShashinCore
 /// The built-in processors' pixel work on Linux: `Bitmap` (RGBA8, straight alpha) in, `Bitmap`
 /// out. The public processors in `Shashin` (`ImageProcessors.Resize`, ...) call these.
 ///
-/// Resampling and blurring go through libvips with alpha premultiplied, so a transparent
-/// pixel's colour never bleeds into its neighbours. Cropping and corner masks are plain copies
+/// Resampling goes through libvips and blurring is box passes in Swift, both with alpha
+/// premultiplied, so a transparent pixel's colour never bleeds into its neighbours. Cropping and corner masks are plain copies
 /// and per-pixel coverage in Swift: libvips 8.14 draws no antialiased shapes, and a mask only
 /// needs the pixels near the edges. Safe to call from many threads at once; every vips image made
 /// for a call is released before it returns, on success and on every error path.
@@ -54,19 +54,17 @@ package enum VipsProcessing {
     /// it is capped at the image's longer side (beyond that the result no longer changes
     /// visibly, while the kernel would keep growing).
     ///
-    /// Premultiplied, in floating point: libvips' 8-bit integer path is faster but shifts flat
-    /// colours (200 became 202 in a test).
+    /// Three extended box blurs along each axis (see `boxBlur`), premultiplied, in floating
+    /// point: a close approximation of the Gaussian whose cost does not grow with `sigma`
+    /// (libvips' true Gaussian took 0.2–1.2 s on 1024×1024 for σ 4–16), and which keeps flat
+    /// colours exactly.
     package static func gaussianBlur(_ bitmap: Bitmap, sigma: Double) throws(VipsProcessingError) -> Bitmap {
         guard sigma.isFinite, sigma >= 0 else {
             throw VipsProcessingError("The blur radius must be a finite number of pixels ≥ 0, not \(sigma)")
         }
         guard sigma > 0, bitmap.width > 0, bitmap.height > 0 else { return bitmap }
         let sigma = min(sigma, Double(max(bitmap.width, bitmap.height)))
-        return try run(bitmap) { scope, image in
-            // Opaque images too: premultiplying changes none of their values, and the float
-            // image it makes is what a float-precision blur works on anyway.
-            try scope.premultiplied(image) { image in try scope.make { shashin_gaussblur(image, $0, sigma, VIPS_PRECISION_FLOAT) } }
-        }
+        return boxBlur(bitmap, boxes: gaussianBoxes(sigma: sigma))
     }
 
     /// Throws unless a `width` × `height` result is positive, addressable by libvips and within
