@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Shashin's built-in processors against Pillow on the same 1024×1024 RGBA pixels: resize to
+# 256×256, rounded corners (radius 64) and Gaussian blur (radius 4). Prints one table with the
+# median ms per operation and the ratio Shashin ÷ Pillow time (goal ≤ 1.0×); every number comes
+# from this run.
+#
+#   scripts/bench-process-vs-pillow.sh            # from the repository root; builds release first
+#   ROUNDS=5 ITERATIONS=40 scripts/bench-process-vs-pillow.sh
+#
+# Each round runs both tools on each operation (alternating which goes first); each run prints
+# the median of ITERATIONS timed operations after a warm-up, and the table shows the median of
+# the rounds' medians. Environment: ROUNDS (default 3), ITERATIONS (default 20), SEED (1),
+# SCRATCH_PATH (SwiftPM's build folder, default .build), SWIFT (swift).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SWIFT=${SWIFT:-swift}
+ROUNDS=${ROUNDS:-3}
+ITERATIONS=${ITERATIONS:-20}
+SEED=${SEED:-1}
+scratch=()
+[[ -n "${SCRATCH_PATH:-}" ]] && scratch=(--scratch-path "$SCRATCH_PATH")
+
+python3 -c 'import PIL' 2>/dev/null || python3 -m pip install -q pillow
+
+echo "Building shashin (release)…" >&2
+"$SWIFT" build -c release --product shashin "${scratch[@]}" >&2
+shashin="$("$SWIFT" build -c release --show-bin-path "${scratch[@]}")/shashin"
+
+workdir=$(mktemp -d)
+trap 'rm -rf "$workdir"' EXIT
+png="$workdir/graphic-1024x1024.png"
+"$shashin" generate --format png --width 1024 --height 1024 --seed "$SEED" -o "$png" >&2
+
+export SHASHIN_BIN="$shashin" BENCH_PNG="$png" ROUNDS ITERATIONS SEED
+exec python3 - <<'PY'
+import json, os, platform, statistics, subprocess, sys
+
+shashin, png = os.environ["SHASHIN_BIN"], os.environ["BENCH_PNG"]
+rounds, iterations, seed = int(os.environ["ROUNDS"]), os.environ["ITERATIONS"], os.environ["SEED"]
+pillow_script = os.path.join("scripts", "pillow_process.py")
+ops = [("resize", "resize 1024² → 256² (Lanczos 3)", None), ("rounded", "rounded corners, radius 64", "64"),
+       ("blur", "Gaussian blur, radius (σ) 4", "4")]
+load_before = os.getloadavg()[0]
+
+def run(command):
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    return json.loads(out)
+
+def shashin_run(op, radius):
+    return run([shashin, "bench-process", "--op", op, "--iterations", iterations, "--seed", seed]
+               + (["--radius", radius] if radius else []))
+
+def pillow_run(op, radius):
+    return run([sys.executable, pillow_script, png, "--op", op, "--iterations", iterations]
+               + (["--radius", radius] if radius else []))
+
+results = {(tool, op): [] for tool in ("shashin", "pillow") for op, _, _ in ops}
+sums, outputs = {}, {}
+for r in range(rounds):
+    order = [("shashin", shashin_run), ("pillow", pillow_run)]
+    if r % 2: order.reverse()
+    for op, _, radius in ops:
+        for tool, fn in order:
+            result = fn(op, radius)
+            results[(tool, op)].append(result["median_ms"])
+            sums[tool] = result["input_byte_sum"]
+            outputs[(tool, op)] = result["output"]
+            print(f"  round {r + 1}: {tool:7} {op:7}: {result['median_ms']:8.3f} ms", file=sys.stderr)
+
+if sums["shashin"] != sums["pillow"]:
+    sys.exit(f"The two sides worked on different pixels (byte sums {sums['shashin']} and {sums['pillow']})")
+median = {k: statistics.median(v) for k, v in results.items()}
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+pillow_version = run([sys.executable, "-c", "import json, PIL; print(json.dumps(PIL.__version__))"])
+try:
+    vips_version = subprocess.run(["pkg-config", "--modversion", "vips"], capture_output=True, text=True).stdout.strip() or "?"
+except OSError:
+    vips_version = "?"
+print()
+print(f"Process the same 1024×1024 RGBA pixels (`shashin generate --format png --width 1024 --height 1024 --seed {seed}`; "
+      f"byte sums match) on one thread: Shashin (libvips {vips_version}) against Pillow {pillow_version}")
+print(f"median of {rounds} rounds, each the median of {iterations} runs after a warm-up; machine: {os.cpu_count()} CPUs, "
+      f"{cpu_model()}; 1-min load average before: {load_before:.2f}, after: {os.getloadavg()[0]:.2f}")
+print()
+print("| operation | output | Shashin ms | Pillow ms | Shashin ÷ Pillow time | goal ≤ 1.0× |")
+print("|---|---|---:|---:|---:|---|")
+for op, label, _ in ops:
+    s, p = median[("shashin", op)], median[("pillow", op)]
+    print(f"| {label} | {outputs[('shashin', op)]} | {s:.2f} | {p:.2f} | {s / p:.2f}× | {'met' if s <= p else 'NOT met'} |")
+PY
