@@ -47,6 +47,7 @@ let package = Package(
             name: "ImageServer",
             dependencies: [
                 "Shashin",
+                "ShashinCore",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]

@@ -13,22 +13,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SWIFT=${SWIFT:-swift}
 ROUNDS=${ROUNDS:-5}
 ITERATIONS=${ITERATIONS:-40}
 THUMBNAIL=${THUMBNAIL:-256}
 SEED=${SEED:-1}
-scratch=()
-[[ -n "${SCRATCH_PATH:-}" ]] && scratch=(--scratch-path "$SCRATCH_PATH")
-
-python3 -c 'import PIL' 2>/dev/null || python3 -m pip install -q pillow
-
-echo "Building shashin (release)…" >&2
-"$SWIFT" build -c release --product shashin "${scratch[@]}" >&2
-shashin="$("$SWIFT" build -c release --show-bin-path "${scratch[@]}")/shashin"
-
-workdir=$(mktemp -d)
-trap 'rm -rf "$workdir"' EXIT
+source scripts/bench-common.sh
 jpeg="$workdir/photo-4000x3000.jpg"
 "$shashin" generate --format jpeg --width 4000 --height 3000 --seed "$SEED" -o "$jpeg" >&2
 

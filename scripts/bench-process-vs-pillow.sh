@@ -14,21 +14,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SWIFT=${SWIFT:-swift}
 ROUNDS=${ROUNDS:-3}
 ITERATIONS=${ITERATIONS:-20}
 SEED=${SEED:-1}
-scratch=()
-[[ -n "${SCRATCH_PATH:-}" ]] && scratch=(--scratch-path "$SCRATCH_PATH")
-
-python3 -c 'import PIL' 2>/dev/null || python3 -m pip install -q pillow
-
-echo "Building shashin (release)…" >&2
-"$SWIFT" build -c release --product shashin "${scratch[@]}" >&2
-shashin="$("$SWIFT" build -c release --show-bin-path "${scratch[@]}")/shashin"
-
-workdir=$(mktemp -d)
-trap 'rm -rf "$workdir"' EXIT
+source scripts/bench-common.sh
 png="$workdir/graphic-1024x1024.png"
 "$shashin" generate --format png --width 1024 --height 1024 --seed "$SEED" -o "$png" >&2
 

@@ -1,4 +1,5 @@
 import Foundation
+import ShashinCore
 import Shashin
 
 /// Paints and encodes the images ``ImageSpec``s describe, once each: the bytes are kept in memory
@@ -20,7 +21,7 @@ public final class ImageGenerator: Sendable {
     private let quality: Double
     private let directory: URL?
     /// Finished and in-progress encodings by spec.
-    private let entries = Protected<[ImageSpec: Task<Data, any Error>]>([:])
+    private let entries = Locked<[ImageSpec: Task<Data, any Error>]>([:])
 
     /// Creates a generator with its own cache.
     /// - Parameters:

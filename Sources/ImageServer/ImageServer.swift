@@ -1,6 +1,7 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
+import ShashinCore
 
 /// A real HTTP/1.1 server on 127.0.0.1 that serves generated images, files of a directory, and
 /// scripted responses (headers, 304s, latency, bandwidth, faults), and counts what it sent.
@@ -35,7 +36,7 @@ public final class ImageServer: Sendable {
 
     private let requestedPort: Int
     private let handler: ScriptedHandler
-    private let lifecycle = Protected(Lifecycle())
+    private let lifecycle = Locked(Lifecycle())
 
     /// Creates a stopped server.
     /// - Parameters:
@@ -98,7 +99,7 @@ public final class ImageServer: Sendable {
             logger: .disabled,
             handler: handler
         )
-        let failure = Protected<(any Error)?>(nil)
+        let failure = Locked<(any Error)?>(nil)
         let runTask = Task {
             do {
                 try await http.run()

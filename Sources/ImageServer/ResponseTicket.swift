@@ -1,9 +1,11 @@
+import ShashinCore
+
 /// One response's stay in flight: counts its body bytes once the socket took them and leaves
 /// the in-flight count exactly once, when the body ends, fails, or is dropped unsent.
 final class ResponseTicket: Sendable {
     private let ledger: TrafficLedger
     private let path: String
-    private let isOpen = Protected(true)
+    private let isOpen = Locked(true)
 
     init(ledger: TrafficLedger, path: String) {
         self.ledger = ledger

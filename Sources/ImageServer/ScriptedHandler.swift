@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+import ShashinCore
 import Shashin
 
 /// Answers every request an ``ImageServer`` receives: scripted routes first, then `/gen/`,
@@ -22,10 +23,10 @@ final class ScriptedHandler: HTTPHandler, Sendable {
     let ledger = TrafficLedger()
     let generator: ImageGenerator
     let fileRoot: FileRoot?
-    let routes = Protected<[String: Route]>([:])
-    let conditions = Protected(Conditions())
+    let routes = Locked<[String: Route]>([:])
+    let conditions = Locked(Conditions())
     /// Set while the server stops, so stalled responses let go at once.
-    let isStopping = Protected(false)
+    let isStopping = Locked(false)
 
     init(generator: ImageGenerator, filesDirectory: URL?) {
         self.generator = generator

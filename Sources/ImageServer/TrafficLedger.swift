@@ -1,3 +1,5 @@
+import ShashinCore
+
 /// Counts what crossed the wire: requests per path, responses in flight, body bytes written.
 ///
 /// A response is in flight from the moment its request reaches the handler until its body has
@@ -17,7 +19,7 @@ final class TrafficLedger: Sendable {
         var bytesSent = 0
     }
 
-    private let state = Protected(State())
+    private let state = Locked(State())
 
     var current: State { state.current }
 

@@ -107,13 +107,11 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
         continuation?.resume(with: outcome)
     }
 
+    /// Our own cancellations (the caller's, the size limit, a refused status) end the transfer
+    /// before URLSession reports them, so a `.cancelled` arriving here was nobody's request: a
+    /// failure like any other URL error.
     static func pipelineError(from error: any Error) -> any Error {
         guard let urlError = error as? URLError else { return error }
-        switch urlError.code {
-        // Our own cancellations (the caller's, the size limit, a refused status) end the transfer
-        // before URLSession reports them; one arriving here was nobody's request: a failure.
-        case .unsupportedURL: return ImagePipelineError.unsupportedScheme(urlError.failingURL?.scheme ?? "")
-        default: return ImagePipelineError.networkFailure(code: urlError.code.rawValue, message: urlError.localizedDescription)
-        }
+        return ImagePipelineError(urlError)
     }
 }

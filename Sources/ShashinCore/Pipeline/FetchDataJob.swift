@@ -99,8 +99,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
             return error
         case let error as URLError:
             if error.code == .cancelled, Task.isCancelled { return CancellationError() }
-            if error.code == .unsupportedURL { return ImagePipelineError.unsupportedScheme(error.failingURL?.scheme ?? "") }
-            return ImagePipelineError.networkFailure(code: error.code.rawValue, message: error.localizedDescription)
+            return ImagePipelineError(error)
         default:
             let nsError = error as NSError
             return ImagePipelineError.networkFailure(code: nsError.code, message: nsError.localizedDescription)

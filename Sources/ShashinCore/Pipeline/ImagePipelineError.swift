@@ -51,3 +51,16 @@ extension ImagePipelineError: LocalizedError {
     /// The same sentence as `description`, for UI that shows `localizedDescription`.
     public var errorDescription: String? { description }
 }
+
+extension ImagePipelineError {
+    /// The case a `URLError` becomes: an unsupported URL is `unsupportedScheme`, anything else a
+    /// `networkFailure` with its code. (Cancellation is decided by the caller, which knows whether
+    /// anyone asked for it.)
+    init(_ urlError: URLError) {
+        if urlError.code == .unsupportedURL {
+            self = .unsupportedScheme(urlError.failingURL?.scheme ?? "")
+        } else {
+            self = .networkFailure(code: urlError.code.rawValue, message: urlError.localizedDescription)
+        }
+    }
+}

@@ -1,20 +1,21 @@
 import Foundation
 
 /// A value behind an `NSLock` (`Mutex` needs macOS 15 / iOS 18; we support older systems).
-final class Locked<Value>: @unchecked Sendable { // every access to `value` holds `lock`
+/// `package`: the ImageServer keeps its state in these too.
+package final class Locked<Value>: @unchecked Sendable { // every access to `value` holds `lock`
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
     @discardableResult
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
     }
 
-    var current: Value { withLock { $0 } }
+    package var current: Value { withLock { $0 } }
 }
 
 extension NSLock {
