@@ -1,0 +1,38 @@
+import Foundation
+
+/// One stored response body and the metadata its owner keeps beside it.
+public struct DataCacheEntry: Sendable, Equatable {
+    /// The bytes, exactly as stored.
+    public var data: Data
+    /// Opaque to the cache: the HTTP cache keeps the stored response's status, headers and times here.
+    public var metadata: Data?
+    /// When the entry was stored (or its metadata last replaced), by the cache's clock.
+    public var storedAt: Date
+
+    public init(data: Data, metadata: Data? = nil, storedAt: Date = Date()) {
+        self.data = data
+        self.metadata = metadata
+        self.storedAt = storedAt
+    }
+}
+
+/// A persistent cache of original bytes (the pipeline's disk level), keyed by strings the cache
+/// never uses as paths. Implementations must be safe to call from many threads; the pipeline calls
+/// them off the caller's thread, so they may block on I/O.
+///
+/// Errors are for the caller to report (a full disk, a read-only folder): a failing cache must
+/// never stop an image from loading. A damaged or torn entry is not an error: it is a miss.
+public protocol DataCaching: Sendable {
+    /// The entry for `key`, or `nil`. Reading counts as a use for eviction order.
+    func entry(forKey key: String) throws -> DataCacheEntry?
+    /// Whether an entry exists for `key`, without reading its bytes or counting as a use.
+    func containsEntry(forKey key: String) -> Bool
+    /// Stores `data` and `metadata` for `key`, replacing what was there; all or nothing.
+    func store(_ data: Data, metadata: Data?, forKey key: String) throws
+    /// Replaces only the metadata of an existing entry (a 304 refreshing headers); no-op when absent.
+    func updateMetadata(_ metadata: Data?, forKey key: String) throws
+    /// Removes the entry for `key`, if any.
+    func removeEntry(forKey key: String) throws
+    /// Removes every entry.
+    func removeAll() throws
+}
