@@ -13,6 +13,9 @@ struct StoredResponse: Sendable, Equatable, Codable {
     /// Lowercased name → normalised value, for each field named by `Vary` that the request carried.
     /// A name listed by `Vary` but absent from the request is absent here too.
     var varyingRequestHeaders: [String: String]
+    /// A digest of the request's `Authorization`, when it had one: a stored response answers only
+    /// requests with the same credentials.
+    var credential: String?
 
     init(status: Int, headers: HTTPHeaders, requestHeaders: HTTPHeaders, requestTime: Date, responseTime: Date) {
         self.status = status

@@ -15,4 +15,27 @@ public protocol DataLoading: Sendable {
     ///   - progress: called with bytes received so far and the expected total (0 when unknown).
     func loadData(for request: URLRequest, maxBytes: Int,
                   progress: @escaping @Sendable (_ received: Int64, _ expected: Int64) -> Void) async throws -> (Data, URLResponse)
+
+    /// Loads the response to `request` whatever its status — a 304 to a conditional request, a
+    /// 404 with its body — which is what an HTTP cache needs. Limits and cancellation as in
+    /// `loadData`.
+    ///
+    /// The default implementation calls `loadData`: a loader that refuses other statuses then
+    /// still answers a conditional request, with a bare 304 made from its `httpStatus(304)` error.
+    func loadResponse(for request: URLRequest, maxBytes: Int,
+                      progress: @escaping @Sendable (_ received: Int64, _ expected: Int64) -> Void) async throws -> (Data, URLResponse)
+}
+
+extension DataLoading {
+    public func loadResponse(for request: URLRequest, maxBytes: Int,
+                             progress: @escaping @Sendable (_ received: Int64, _ expected: Int64) -> Void) async throws -> (Data, URLResponse) {
+        do {
+            return try await loadData(for: request, maxBytes: maxBytes, progress: progress)
+        } catch ImagePipelineError.httpStatus(304) {
+            guard let url = request.url,
+                  let response = HTTPURLResponse(url: url, statusCode: 304, httpVersion: "HTTP/1.1", headerFields: [:])
+            else { throw ImagePipelineError.httpStatus(304) }
+            return (Data(), response)
+        }
+    }
 }

@@ -14,11 +14,19 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
     }
 
     private let maxBytes: Int
+    private let acceptsAnyStatus: Bool
+    private let isHead: Bool
     private let progress: @Sendable (Int64, Int64) -> Void
     private let state = Locked(State())
 
-    init(maxBytes: Int, progress: @escaping @Sendable (Int64, Int64) -> Void) {
+    /// - Parameter acceptsAnyStatus: deliver responses outside 200–299 with their body instead of
+    ///   failing with `httpStatus`.
+    /// - Parameter isHead: the request is a HEAD, whose response has no body.
+    init(maxBytes: Int, acceptsAnyStatus: Bool = false, isHead: Bool = false,
+         progress: @escaping @Sendable (Int64, Int64) -> Void) {
         self.maxBytes = maxBytes
+        self.acceptsAnyStatus = acceptsAnyStatus
+        self.isHead = isHead
         self.progress = progress
     }
 
@@ -32,11 +40,14 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
 
     /// Checks the status and announced length; `false` ends the transfer.
     func accept(_ response: URLResponse) -> Bool {
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            fail(ImagePipelineError.httpStatus(http.statusCode))
+        let status = (response as? HTTPURLResponse)?.statusCode
+        if let status, !acceptsAnyStatus, !(200..<300).contains(status) {
+            fail(ImagePipelineError.httpStatus(status))
             return false
         }
-        let expected = response.expectedContentLength
+        // HEAD, 1xx, 204 and 304 have no body, whatever their Content-Length says (RFC 9110 §6.4.1).
+        let hasNoBody = isHead || (status.map { (100..<200).contains($0) || $0 == 204 || $0 == 304 } ?? false)
+        let expected = hasNoBody ? 0 : response.expectedContentLength
         if expected > maxBytes {
             fail(ImagePipelineError.dataTooLarge(limit: maxBytes))
             return false

@@ -51,13 +51,25 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
 
     public func loadData(for request: URLRequest, maxBytes: Int,
                          progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
+        try await load(request, maxBytes: maxBytes, acceptsAnyStatus: false, progress: progress)
+    }
+
+    /// Like `loadData`, but any status comes back with its body (a 304 with none).
+    public func loadResponse(for request: URLRequest, maxBytes: Int,
+                             progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
+        try await load(request, maxBytes: maxBytes, acceptsAnyStatus: true, progress: progress)
+    }
+
+    private func load(_ request: URLRequest, maxBytes: Int, acceptsAnyStatus: Bool,
+                      progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
         guard let url = request.url else { throw ImagePipelineError.invalidURL("") }
         switch url.scheme?.lowercased() {
         case "http", "https": break
         case "file": return try await Self.loadFile(url, maxBytes: maxBytes, progress: progress)
         case let scheme: throw ImagePipelineError.unsupportedScheme(scheme ?? "")
         }
-        let transfer = DataTransfer(maxBytes: maxBytes, progress: progress)
+        let transfer = DataTransfer(maxBytes: maxBytes, acceptsAnyStatus: acceptsAnyStatus,
+                                    isHead: request.httpMethod?.uppercased() == "HEAD", progress: progress)
         let task = session.dataTask(with: request)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension HTTPCache {
+    /// Asks the server: conditionally when `stored` has a validator (and `conditional`), then
+    /// stores, refreshes or keeps what the answer allows. A network failure or a 5xx falls back on
+    /// `stored` when stale responses may be served on error.
+    func fetch(_ exchange: Exchange, validating stored: StoredEntry?, conditional: Bool = true,
+               errors: [any Error]) async throws -> HTTPCachedResponse {
+        var errors = errors
+        var outgoing = exchange.request
+        outgoing.cachePolicy = .reloadIgnoringLocalCacheData
+        var validators = HTTPHeaders()
+        if conditional, let stored {
+            validators = rules.conditionalHeaders(for: stored.response)
+            for field in validators.fields { outgoing.setValue(field.value, forHTTPHeaderField: field.name) }
+        }
+        let url = exchange.request.url!
+        let requestTime = now()
+        let data: Data
+        let http: HTTPURLResponse
+        do {
+            let (body, response) = try await loader.loadResponse(for: outgoing, maxBytes: exchange.maxBytes, progress: exchange.progress)
+            guard let response = response as? HTTPURLResponse else {
+                throw ImagePipelineError.networkFailure(code: URLError.badServerResponse.rawValue, message: "Not an HTTP response")
+            }
+            (data, http) = (body, response)
+        } catch {
+            if error is CancellationError || Task.isCancelled { throw error }
+            if let stored, mayServeStaleOnError(stored.response, requestHeaders: exchange.headers) {
+                return serve(stored, url: url, source: .cache, errors: errors, forceStale: true)
+            }
+            throw error
+        }
+        let responseTime = now()
+        let responseHeaders = HTTPHeaders(response: http)
+
+        if http.statusCode == 304, let stored, !validators.fields.isEmpty {
+            // §4.3.4: the stored response, with the 304's header fields, is now the fresh one.
+            var refreshed = stored
+            refreshed.response = rules.updating(stored.response, withNotModified: responseHeaders,
+                                                requestTime: requestTime, responseTime: responseTime)
+            do { try storage.updateMetadata(Self.metadata(of: refreshed.response), forKey: exchange.key) } catch { errors.append(error) }
+            return serve(refreshed, url: url, source: .revalidated, errors: errors)
+        }
+        if (500..<600).contains(http.statusCode), let stored, mayServeStaleOnError(stored.response, requestHeaders: exchange.headers) {
+            return serve(stored, url: url, source: .cache, errors: errors, forceStale: true)
+        }
+        if mayStore(status: http.statusCode, requestHeaders: exchange.headers, responseHeaders: responseHeaders) {
+            var response = StoredResponse(status: http.statusCode, headers: Self.storedHeaders(responseHeaders),
+                                          requestHeaders: exchange.headers, requestTime: requestTime, responseTime: responseTime)
+            response.credential = Self.credential(of: exchange.headers)
+            do { try storage.store(data, metadata: Self.metadata(of: response), forKey: exchange.key) } catch { errors.append(error) }
+        }
+        // A response that may not be stored leaves an older stored one alone (§3: it is simply not stored).
+        return HTTPCachedResponse(data: data, response: http, source: .network, isStale: false, storageErrors: errors)
+    }
+
+    /// Requests the cache does not answer: anything but GET, non-HTTP URLs, conditional or range
+    /// requests. An unsafe method's success invalidates what is stored for its URLs (§4.4).
+    func passThrough(_ request: URLRequest, method: String, maxBytes: Int,
+                     progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> HTTPCachedResponse {
+        let (data, response) = try await loader.loadResponse(for: request, maxBytes: maxBytes, progress: progress)
+        guard let http = response as? HTTPURLResponse else {
+            let url = response.url ?? request.url!
+            let synthetic = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: [:])!
+            return HTTPCachedResponse(data: data, response: synthetic, source: .network, isStale: false, storageErrors: [])
+        }
+        var errors: [any Error] = []
+        if let url = request.url {
+            for target in rules.urlsToInvalidate(method: method, url: url, status: http.statusCode,
+                                                 responseHeaders: HTTPHeaders(response: http)) {
+                guard let key = Self.storageKey(for: target) else { continue }
+                do { try storage.removeEntry(forKey: key) } catch { errors.append(error) }
+            }
+        }
+        return HTTPCachedResponse(data: data, response: http, source: .network, isStale: false, storageErrors: errors)
+    }
+
+    /// Revalidates `stored` in the background, once per key at a time; the next request gets the result.
+    func refreshInBackground(_ exchange: Exchange, validating stored: StoredEntry) {
+        let background = Exchange(request: exchange.request, key: exchange.key, headers: exchange.headers,
+                                  maxBytes: exchange.maxBytes, progress: { _, _ in })
+        refreshes.withLock { running in
+            guard running[exchange.key] == nil else { return }
+            running[exchange.key] = Task.detached(priority: .utility) { [self] in
+                _ = try? await fetch(background, validating: stored, errors: [])
+                refreshes.withLock { _ = $0.removeValue(forKey: exchange.key) }
+            }
+        }
+    }
+
+    /// §3 with the app's options: may this response be stored?
+    func mayStore(status: Int, requestHeaders: HTTPHeaders, responseHeaders: HTTPHeaders) -> Bool {
+        guard rules.isStorable(method: "GET", requestHeaders: requestHeaders, status: status, responseHeaders: responseHeaders)
+        else { return false }
+        guard options.isShared else { return true }
+        let control = CacheControl(headers: responseHeaders)
+        if control.isPrivate { return false }
+        if requestHeaders.contains("Authorization") {
+            return control.isPublic || control.mustRevalidate || control.sharedMaxAge != nil
+        }
+        return true
+    }
+}

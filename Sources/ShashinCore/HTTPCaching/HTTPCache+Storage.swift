@@ -1,0 +1,100 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension HTTPCache {
+    /// A stored response with its bytes.
+    struct StoredEntry: Sendable {
+        var response: StoredResponse
+        var data: Data
+    }
+
+    /// The stored response for `key` that may answer a request with `headers`: its `Vary` fields
+    /// and credentials match, and its body fits `maxBytes`. Unreadable metadata is a miss (and
+    /// the entry is dropped); a storage error is noted and is a miss too.
+    func lookUp(_ key: String, for headers: HTTPHeaders, maxBytes: Int, errors: inout [any Error]) -> StoredEntry? {
+        let entry: DataCacheEntry?
+        do { entry = try storage.entry(forKey: key) } catch {
+            errors.append(error)
+            return nil
+        }
+        guard let entry else { return nil }
+        guard let metadata = entry.metadata, let response = Self.storedResponse(from: metadata) else {
+            try? storage.removeEntry(forKey: key)
+            return nil
+        }
+        guard entry.data.count <= maxBytes,
+              response.credential == Self.credential(of: headers),
+              rules.varyMatches(response, requestHeaders: headers) else { return nil }
+        return StoredEntry(response: response, data: entry.data)
+    }
+
+    /// The stored response as an answer, with its `Age` (§5.1).
+    func serve(_ stored: StoredEntry, url: URL, source: HTTPCachedResponse.Source, errors: [any Error],
+               forceStale: Bool = false) -> HTTPCachedResponse {
+        let now = now()
+        var headers = stored.response.headers
+        headers.set(String(Int(rules.currentAge(of: stored.response, now: now))), for: "Age")
+        var fields: [String: String] = [:]
+        for name in headers.lowercasedNames {
+            let original = headers.fields.first { $0.name.lowercased() == name }!.name
+            fields[original] = headers[name]
+        }
+        let response = HTTPURLResponse(url: url, statusCode: stored.response.status, httpVersion: "HTTP/1.1", headerFields: fields)!
+        let isStale = forceStale || !rules.isFresh(stored.response, now: now)
+        return HTTPCachedResponse(data: stored.data, response: response, source: source, isStale: isStale, storageErrors: errors)
+    }
+
+    /// Header fields worth keeping: all but cookies, which belong to the moment they were sent.
+    static func storedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+        var kept = headers
+        kept.remove("Set-Cookie")
+        kept.remove("Set-Cookie2")
+        return kept
+    }
+
+    /// A digest of the request's `Authorization` (FNV-1a, 64 bits), or `nil` without one.
+    static func credential(of headers: HTTPHeaders) -> String? {
+        guard let value = headers["Authorization"] else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in value.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+
+    static func metadata(of response: StoredResponse) -> Data {
+        // Encoding a value of plain strings, numbers and dates cannot fail.
+        (try? encoder.encode(response)) ?? Data()
+    }
+
+    static func storedResponse(from metadata: Data) -> StoredResponse? {
+        try? decoder.decode(StoredResponse.self, from: metadata)
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return encoder
+    }
+
+    private static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+}
+
+extension HTTPHeaders {
+    /// The header fields of a response.
+    init(response: HTTPURLResponse) {
+        var pairs: [(String, String)] = []
+        for (name, value) in response.allHeaderFields {
+            guard let name = name as? String else { continue }
+            pairs.append((name, "\(value)"))
+        }
+        self.init(pairs.sorted { $0.0.lowercased() < $1.0.lowercased() })
+    }
+}

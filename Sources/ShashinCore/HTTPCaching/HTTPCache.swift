@@ -1,0 +1,181 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A private HTTP cache (RFC 9111) in front of any `DataLoading`, storing into any `DataCaching`.
+///
+/// It answers any GET — any status, any content type — from storage when the rules allow, with a
+/// conditional request when a stored response is stale and has a validator (a 304 refreshes the
+/// stored headers and serves the stored bytes), or from the network, storing what may be stored.
+/// Unsafe requests (POST, PUT, DELETE, …) pass through and invalidate what is stored for their URL.
+/// The policies apps need sit on top: offline first, cache only, reload, a minimum freshness,
+/// stale on error, stale while revalidate. Time comes from the injected clock.
+///
+/// ```swift
+/// let cache = HTTPCache(loader: URLSessionDataLoader(), storage: try DiskCache(name: "http"))
+/// let answer = try await cache.response(for: URLRequest(url: url))
+/// print(answer.statusCode, answer.source)      // 200 network, then 200 cache
+/// ```
+///
+/// It is itself a `DataLoading` (following each request's `cachePolicy`), so it can stand in for a
+/// loader anywhere; the image pipeline builds one when it has a disk cache.
+public final class HTTPCache: DataLoading, Sendable {
+    /// Where responses come from on a miss or revalidation.
+    public let loader: any DataLoading
+    /// Where responses are kept.
+    public let storage: any DataCaching
+    /// The app's changes to the rules.
+    public let options: Options
+
+    let now: @Sendable () -> Date
+    let rules: CachePolicyEvaluator
+    /// Background refreshes in flight, by storage key; behind its lock.
+    let refreshes = Locked<[String: Task<Void, Never>]>([:])
+
+    /// - Parameters:
+    ///   - loader: loads what the cache cannot answer.
+    ///   - storage: keeps responses (bytes, and status and headers as metadata).
+    ///   - options: the app's policies; default the plain RFC 9111 rules.
+    ///   - now: the clock every age and freshness is computed against.
+    public init(loader: any DataLoading, storage: any DataCaching, options: Options = Options(),
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.loader = loader
+        self.storage = storage
+        self.options = options
+        self.now = now
+        self.rules = CachePolicyEvaluator(heuristicFraction: options.heuristicFraction, heuristicCap: options.heuristicCap)
+    }
+
+    /// Answers `request` from storage, by revalidation or from the network, as `policy` and the
+    /// rules of HTTP allow.
+    /// - Parameters:
+    ///   - policy: how to use stored responses; `nil` (default) takes the request's `cachePolicy`.
+    ///   - maxBytes: the largest body accepted from the network or storage.
+    ///   - progress: bytes received from the network so far, and the expected total.
+    /// - Throws: the loader's errors (unless a stale response may be served instead),
+    ///   `ImagePipelineError.cacheMiss` when the policy or `only-if-cached` forbids the network and
+    ///   nothing usable is stored, `CancellationError`.
+    public func response(for request: URLRequest, policy: HTTPCachePolicy? = nil, maxBytes: Int = 50 << 20,
+                         progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> HTTPCachedResponse {
+        guard let url = request.url else { throw ImagePipelineError.invalidURL("") }
+        let method = (request.httpMethod ?? "GET").uppercased()
+        let headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
+        guard method == "GET", let key = Self.storageKey(for: url), !Self.isConditional(headers) else {
+            return try await passThrough(request, method: method, maxBytes: maxBytes, progress: progress)
+        }
+        var errors: [any Error] = []
+        let stored = lookUp(key, for: headers, maxBytes: maxBytes, errors: &errors)
+        let context = Exchange(request: request, key: key, headers: headers, maxBytes: maxBytes, progress: progress)
+
+        switch policy ?? HTTPCachePolicy(request.cachePolicy) {
+        case .returnCacheDataDontLoad:
+            guard let stored else { throw ImagePipelineError.cacheMiss }
+            return serve(stored, url: url, source: .cache, errors: errors)
+        case .returnCacheDataElseLoad:
+            if let stored { return serve(stored, url: url, source: .cache, errors: errors) }
+            return try await fetch(context, validating: nil, errors: errors)
+        case .reloadIgnoringCacheData:
+            return try await fetch(context, validating: stored, conditional: false, errors: errors)
+        case .reloadRevalidatingCacheData:
+            return try await fetch(context, validating: stored, errors: errors)
+        case .useProtocolCachePolicy:
+            break
+        }
+
+        let verdict = stored.map { self.suitability(of: $0.response, for: headers) }
+        if CacheControl(headers: headers).onlyIfCached {
+            // §5.2.1.7: a stored response the request accepts, or no answer at all.
+            guard let stored, verdict == .fresh || verdict == .staleAcceptable else { throw ImagePipelineError.cacheMiss }
+            return serve(stored, url: url, source: .cache, errors: errors)
+        }
+        guard let stored, let verdict else { return try await fetch(context, validating: nil, errors: errors) }
+        switch verdict {
+        case .fresh, .staleAcceptable:
+            return serve(stored, url: url, source: .cache, errors: errors)
+        case .varyMismatch:
+            return try await fetch(context, validating: nil, errors: errors)
+        case .needsValidation:
+            if mayServeWhileRefreshing(stored.response, requestHeaders: headers) {
+                refreshInBackground(context, validating: stored)
+                return serve(stored, url: url, source: .cache, errors: errors)
+            }
+            return try await fetch(context, validating: stored, errors: errors)
+        }
+    }
+
+    /// Waits until every background refresh started so far (stale while revalidate) has ended.
+    public func waitForBackgroundRefreshes() async {
+        while true {
+            let running = refreshes.withLock { Array($0.values) }
+            if running.isEmpty { return }
+            for task in running { await task.value }
+        }
+    }
+
+    // MARK: DataLoading
+
+    /// The body of a 2xx response to `request` under its `cachePolicy`; other statuses throw
+    /// `httpStatus`, as every `DataLoading` does.
+    public func loadData(for request: URLRequest, maxBytes: Int,
+                         progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
+        let answer = try await response(for: request, maxBytes: maxBytes, progress: progress)
+        guard (200..<300).contains(answer.statusCode) else { throw ImagePipelineError.httpStatus(answer.statusCode) }
+        return (answer.data, answer.response)
+    }
+
+    /// The response to `request` under its `cachePolicy`, whatever its status.
+    public func loadResponse(for request: URLRequest, maxBytes: Int,
+                             progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
+        let answer = try await response(for: request, maxBytes: maxBytes, progress: progress)
+        return (answer.data, answer.response)
+    }
+
+    // MARK: Rules with the app's options
+
+    /// The evaluator's verdict, with `minimumFreshness` applied.
+    func suitability(of stored: StoredResponse, for headers: HTTPHeaders) -> CachePolicyEvaluator.Suitability {
+        let verdict = rules.suitability(of: stored, for: headers, now: now())
+        guard verdict == .needsValidation, options.minimumFreshness > 0 else { return verdict }
+        let requestControl = CacheControl(headers: headers)
+        guard !requestControl.noCache, !rules.pragmaNoCache(headers), !stored.cacheControl.noCache else { return verdict }
+        let sinceStored = now().timeIntervalSince(stored.responseTime)
+        return sinceStored < options.minimumFreshness ? .fresh : verdict
+    }
+
+    func mayServeWhileRefreshing(_ stored: StoredResponse, requestHeaders: HTTPHeaders) -> Bool {
+        let requestControl = CacheControl(headers: requestHeaders)
+        guard !requestControl.noCache, !rules.pragmaNoCache(requestHeaders) else { return false }
+        if rules.mayServeStaleWhileRevalidating(stored, now: now()) { return true }
+        let control = stored.cacheControl
+        return options.staleWhileRevalidate && !control.mustRevalidate && !control.noCache
+    }
+
+    func mayServeStaleOnError(_ stored: StoredResponse, requestHeaders: HTTPHeaders) -> Bool {
+        options.servesStaleOnError || rules.mayServeStaleOnError(stored, requestHeaders: requestHeaders, now: now())
+    }
+
+    /// Requests that carry their own validators or ranges are the caller's business: passed through.
+    static func isConditional(_ headers: HTTPHeaders) -> Bool {
+        ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"].contains(where: headers.contains)
+    }
+
+    /// The storage key of a URL: the URL without its fragment; `nil` for schemes that are not HTTP.
+    static func storageKey(for url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        var text = url.absoluteString
+        if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
+        return text
+    }
+}
+
+extension HTTPCache {
+    /// One request on its way through the cache.
+    struct Exchange: Sendable {
+        let request: URLRequest
+        let key: String
+        let headers: HTTPHeaders
+        let maxBytes: Int
+        let progress: @Sendable (Int64, Int64) -> Void
+    }
+}

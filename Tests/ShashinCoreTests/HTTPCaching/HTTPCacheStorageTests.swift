@@ -1,0 +1,90 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import ShashinCore
+
+@Suite("HTTPCache and its storage")
+struct HTTPCacheStorageTests {
+    @Test("a storage that cannot write: the response still arrives, with the error beside it")
+    func failingWrites() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=60"])
+        fixture.storage.failsWrites = true
+        let answer = try await fixture.get()
+        #expect(answer.data == Data("v1".utf8) && answer.source == .network)
+        #expect(answer.storageErrors.count == 1)
+        #expect(try await fixture.get().source == .network)
+    }
+
+    @Test("a storage that cannot read: a miss, reported, and the network answers")
+    func failingReads() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=60"])
+        _ = try await fixture.get()
+        fixture.storage.failsReads = true
+        let answer = try await fixture.get()
+        #expect(answer.source == .network && answer.storageErrors.count == 1)
+    }
+
+    @Test("unreadable metadata is a miss, and the entry is dropped")
+    func damagedMetadata() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=60"])
+        _ = try await fixture.get()
+        let key = try #require(fixture.storage.keys.first)
+        try fixture.storage.store(Data("v1".utf8), metadata: Data("{not json".utf8), forKey: key)
+        #expect(try await fixture.get().source == .network)
+        #expect(try await fixture.get().source == .cache)
+    }
+
+    @Test("a stored response answers only the same credentials")
+    func credentials() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=60"])
+        _ = try await fixture.get(["Authorization": "Bearer alice"])
+        #expect(try await fixture.get(["Authorization": "Bearer alice"]).source == .cache)
+        #expect(try await fixture.get(["Authorization": "Bearer bob"]).source == .network)
+        #expect(try await fixture.get().source == .network)
+    }
+
+    @Test("a successful POST invalidates the URL and a same-origin Location (§4.4)")
+    func invalidation() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=60"])
+        _ = try await fixture.get()
+        #expect(fixture.storage.keys.count == 1)
+        var post = URLRequest(url: fixture.url)
+        post.httpMethod = "POST"
+        fixture.loader.answer { _ in .init(status: 201, headers: ["Location": "/other"]) }
+        #expect(try await fixture.cache.response(for: post).source == .network)
+        #expect(fixture.storage.keys.isEmpty)
+    }
+
+    @Test("a failed POST invalidates nothing (§4.4)")
+    func failedPost() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=60"])
+        _ = try await fixture.get()
+        var delete = URLRequest(url: fixture.url)
+        delete.httpMethod = "DELETE"
+        fixture.loader.answer { _ in .init(status: 500) }
+        _ = try await fixture.cache.response(for: delete)
+        #expect(fixture.storage.keys.count == 1)
+    }
+
+    @Test("Set-Cookie is not kept; a fragment does not make another entry")
+    func storedHeaders() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=60", "Set-Cookie": "session=1", "X-Kept": "yes"])
+        _ = try await fixture.get()
+        var request = URLRequest(url: URL(string: fixture.url.absoluteString + "#frag")!)
+        request.httpMethod = "GET"
+        let stored = try await fixture.cache.response(for: request)
+        #expect(stored.source == .cache)
+        #expect(stored.response.value(forHTTPHeaderField: "Set-Cookie") == nil)
+        #expect(stored.response.value(forHTTPHeaderField: "X-Kept") == "yes")
+    }
+
+    @Test("a body larger than maxBytes is not served from storage")
+    func maxBytes() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=60"], body: Data(count: 100))
+        _ = try await fixture.get()
+        let small = try await fixture.cache.response(for: URLRequest(url: fixture.url), maxBytes: 10)
+        #expect(small.source == .network)
+    }
+}
