@@ -1,8 +1,9 @@
 import Foundation
 
 /// Formats and parses HTTP dates in the IMF-fixdate form (`Sun, 06 Nov 1994 08:49:37 GMT`),
-/// the only form RFC 9110 lets a server send.
-enum HTTPDate {
+/// the only form RFC 9110 lets a server send. Public so tests can write `Date`, `Expires` and
+/// `Last-Modified` headers for scripted routes.
+public enum HTTPDate {
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
@@ -12,7 +13,8 @@ enum HTTPDate {
         return calendar
     }()
 
-    static func format(_ date: Date) -> String {
+    /// `date` as an IMF-fixdate, in GMT.
+    public static func format(_ date: Date) -> String {
         let c = calendar.dateComponents([.weekday, .day, .month, .year, .hour, .minute, .second], from: date)
         func two(_ value: Int?) -> String {
             let value = value ?? 0
@@ -23,7 +25,7 @@ enum HTTPDate {
     }
 
     /// Parses an IMF-fixdate; `nil` for anything else (obsolete forms included).
-    static func parse(_ text: String) -> Date? {
+    public static func parse(_ text: String) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT",
               let day = Int(parts[1]),
