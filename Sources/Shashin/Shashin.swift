@@ -20,7 +20,11 @@ extension ImagePipeline.Configuration {
     /// let pipeline = ImagePipeline(configuration: .init())
     /// ```
     public init() {
+        #if canImport(ImageIO)
         self.init(decoder: PlatformImageDecoder())
+        #else
+        self.init(decoder: PlatformImageDecoder(), encoder: PlatformImageEncoder())
+        #endif
     }
 }
 

@@ -7,7 +7,7 @@ extension HTTPCache {
     /// Asks the server: conditionally when `stored` has a validator (and `conditional`), then
     /// stores, refreshes or keeps what the answer allows. A network failure or a 5xx falls back on
     /// `stored` when stale responses may be served on error.
-    func fetch(_ exchange: Exchange, validating stored: StoredEntry?, conditional: Bool = true,
+    func fetch(_ exchange: Exchange, validating stored: StoredEntry?, conditional: Bool,
                errors: [any Error]) async throws -> HTTPCachedResponse {
         var errors = errors
         var outgoing = exchange.request
@@ -86,7 +86,7 @@ extension HTTPCache {
         refreshes.withLock { running in
             guard running[exchange.key] == nil else { return }
             running[exchange.key] = Task.detached(priority: .utility) { [self] in
-                _ = try? await fetch(background, validating: stored, errors: [])
+                _ = try? await fetch(background, validating: stored, conditional: true, errors: [])
                 refreshes.withLock { _ = $0.removeValue(forKey: exchange.key) }
             }
         }

@@ -60,48 +60,94 @@ public final class HTTPCache: DataLoading, Sendable {
                          progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> HTTPCachedResponse {
         guard let url = request.url else { throw ImagePipelineError.invalidURL("") }
         let method = (request.httpMethod ?? "GET").uppercased()
-        let headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
-        guard method == "GET", let key = Self.storageKey(for: url), !Self.isConditional(headers) else {
+        guard let exchange = exchange(for: request, maxBytes: maxBytes, progress: progress) else {
             return try await passThrough(request, method: method, maxBytes: maxBytes, progress: progress)
         }
         var errors: [any Error] = []
-        let stored = lookUp(key, for: headers, maxBytes: maxBytes, errors: &errors)
-        let context = Exchange(request: request, key: key, headers: headers, maxBytes: maxBytes, progress: progress)
+        let stored = lookUp(exchange.key, for: exchange.headers, maxBytes: maxBytes, errors: &errors)
+        switch decide(exchange, policy: policy ?? HTTPCachePolicy(request.cachePolicy), stored: stored) {
+        case .serve(let entry):
+            return serve(entry, url: url, source: .cache, errors: errors)
+        case .serveAndRefresh(let entry):
+            refreshInBackground(exchange, validating: entry)
+            return serve(entry, url: url, source: .cache, errors: errors)
+        case .fetch(let entry, let conditional):
+            return try await fetch(exchange, validating: entry, conditional: conditional, errors: errors)
+        case .miss:
+            throw ImagePipelineError.cacheMiss
+        }
+    }
 
-        switch policy ?? HTTPCachePolicy(request.cachePolicy) {
+    /// Answers `request` from storage alone when `policy` and the rules allow it without asking the
+    /// server (starting a background refresh when stale while revalidate applies); `nil` when the
+    /// server must be asked. Lets a caller keep storage hits out of its network queue.
+    /// - Throws: `ImagePipelineError.cacheMiss` when nothing usable is stored and the network is forbidden.
+    public func storedResponse(for request: URLRequest, policy: HTTPCachePolicy? = nil,
+                               maxBytes: Int = 50 << 20) throws -> HTTPCachedResponse? {
+        guard let url = request.url, let exchange = exchange(for: request, maxBytes: maxBytes, progress: { _, _ in }) else {
+            return nil
+        }
+        var errors: [any Error] = []
+        let stored = lookUp(exchange.key, for: exchange.headers, maxBytes: maxBytes, errors: &errors)
+        switch decide(exchange, policy: policy ?? HTTPCachePolicy(request.cachePolicy), stored: stored) {
+        case .serve(let entry):
+            return serve(entry, url: url, source: .cache, errors: errors)
+        case .serveAndRefresh(let entry):
+            refreshInBackground(exchange, validating: entry)
+            return serve(entry, url: url, source: .cache, errors: errors)
+        case .fetch:
+            return nil
+        case .miss:
+            throw ImagePipelineError.cacheMiss
+        }
+    }
+
+    /// What to do with a request the cache answers (a GET without validators of its own).
+    enum Decision {
+        case serve(StoredEntry)
+        case serveAndRefresh(StoredEntry)
+        case fetch(validating: StoredEntry?, conditional: Bool)
+        case miss
+    }
+
+    func decide(_ exchange: Exchange, policy: HTTPCachePolicy, stored: StoredEntry?) -> Decision {
+        switch policy {
         case .returnCacheDataDontLoad:
-            guard let stored else { throw ImagePipelineError.cacheMiss }
-            return serve(stored, url: url, source: .cache, errors: errors)
+            return stored.map { .serve($0) } ?? .miss
         case .returnCacheDataElseLoad:
-            if let stored { return serve(stored, url: url, source: .cache, errors: errors) }
-            return try await fetch(context, validating: nil, errors: errors)
+            return stored.map { .serve($0) } ?? .fetch(validating: nil, conditional: false)
         case .reloadIgnoringCacheData:
-            return try await fetch(context, validating: stored, conditional: false, errors: errors)
+            return .fetch(validating: stored, conditional: false)
         case .reloadRevalidatingCacheData:
-            return try await fetch(context, validating: stored, errors: errors)
+            return .fetch(validating: stored, conditional: true)
         case .useProtocolCachePolicy:
             break
         }
-
-        let verdict = stored.map { self.suitability(of: $0.response, for: headers) }
-        if CacheControl(headers: headers).onlyIfCached {
+        let verdict = stored.map { suitability(of: $0.response, for: exchange.headers) }
+        if CacheControl(headers: exchange.headers).onlyIfCached {
             // §5.2.1.7: a stored response the request accepts, or no answer at all.
-            guard let stored, verdict == .fresh || verdict == .staleAcceptable else { throw ImagePipelineError.cacheMiss }
-            return serve(stored, url: url, source: .cache, errors: errors)
+            guard let stored, verdict == .fresh || verdict == .staleAcceptable else { return .miss }
+            return .serve(stored)
         }
-        guard let stored, let verdict else { return try await fetch(context, validating: nil, errors: errors) }
+        guard let stored, let verdict else { return .fetch(validating: nil, conditional: false) }
         switch verdict {
         case .fresh, .staleAcceptable:
-            return serve(stored, url: url, source: .cache, errors: errors)
+            return .serve(stored)
         case .varyMismatch:
-            return try await fetch(context, validating: nil, errors: errors)
+            return .fetch(validating: nil, conditional: false)
         case .needsValidation:
-            if mayServeWhileRefreshing(stored.response, requestHeaders: headers) {
-                refreshInBackground(context, validating: stored)
-                return serve(stored, url: url, source: .cache, errors: errors)
-            }
-            return try await fetch(context, validating: stored, errors: errors)
+            if mayServeWhileRefreshing(stored.response, requestHeaders: exchange.headers) { return .serveAndRefresh(stored) }
+            return .fetch(validating: stored, conditional: true)
         }
+    }
+
+    /// The exchange for a request the cache answers; `nil` for those it passes through: anything
+    /// but GET, non-HTTP URLs, requests with validators or ranges of their own.
+    func exchange(for request: URLRequest, maxBytes: Int, progress: @escaping @Sendable (Int64, Int64) -> Void) -> Exchange? {
+        let headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
+        guard (request.httpMethod ?? "GET").uppercased() == "GET", let url = request.url,
+              let key = Self.storageKey(for: url), !Self.isConditional(headers) else { return nil }
+        return Exchange(request: request, key: key, headers: headers, maxBytes: maxBytes, progress: progress)
     }
 
     /// Waits until every background refresh started so far (stale while revalidate) has ended.

@@ -9,12 +9,17 @@ struct FetchedData: @unchecked Sendable { // immutable; URLResponse is never mut
     let urlResponse: URLResponse?
     let source: ImageResponse.Source
     let timings: ImageTimings
+    /// What the disk cache reported on the way (the bytes are good; they may not be stored).
+    var storageErrors: [any Error] = []
 }
 
-/// Downloads a URL once for everyone who asks, on the bounded network queue.
+/// Gets a URL's bytes once for everyone who asks: from the disk cache when HTTP's rules (and the
+/// request's policy) allow it, outside the network queue; otherwise from the network, on the
+/// bounded network queue, through the HTTP cache when there is one.
 final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to `JobGraph.queue`, like every job
     let request: ImageRequest
     private var workItem: WorkItem?
+    private var diskLookup: Task<Void, Never>?
 
     init(graph: JobGraph, request: ImageRequest) {
         self.request = request
@@ -23,16 +28,77 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
 
     override func start() {
         let enqueuedAt = monotonicNow()
+        diskLookup = Task { [self] in
+            let result: Result<URLRequest, any Error>
+            var timings = ImageTimings()
+            do {
+                let urlRequest = try await prepared()
+                let startedAt = monotonicNow()
+                let stored = try storedData(for: urlRequest)
+                timings.disk = monotonicNow() - startedAt
+                if let stored {
+                    let delivered = stored.with(timings: timings)
+                    graph.queue.async { self.finish(.success(delivered)) }
+                    return
+                }
+                result = .success(urlRequest)
+            } catch {
+                result = .failure(Self.pipelineError(from: error))
+            }
+            let lookupTimings = timings
+            graph.queue.async {
+                switch result {
+                case .success(let urlRequest): self.enqueueDownload(urlRequest, enqueuedAt: enqueuedAt, timings: lookupTimings)
+                case .failure(let error): self.finish(.failure(error))
+                }
+            }
+        }
+    }
+
+    override func didCancel() {
+        diskLookup?.cancel()
+        diskLookup = nil
+        workItem?.cancel()
+        workItem = nil
+    }
+
+    override func didChangePriority(_ priority: Priority) {
+        workItem?.setPriority(priority)
+    }
+
+    /// The request as it will be sent: validated, then changed by the request modifier.
+    private func prepared() async throws -> URLRequest {
+        var urlRequest = try Self.validated(request.urlRequest)
+        if let modifier = graph.configuration.requestModifier {
+            urlRequest = try await modifier(urlRequest)
+        }
+        try Task.checkCancellation()
+        return urlRequest
+    }
+
+    /// The stored bytes when the disk cache may answer alone; `nil` when the network is needed.
+    private func storedData(for urlRequest: URLRequest) throws -> FetchedData? {
+        guard let cache = graph.httpCache else {
+            if request.cachePolicy == .returnCacheDataDontLoad { throw ImagePipelineError.cacheMiss }
+            return nil
+        }
+        guard let answer = try cache.storedResponse(for: urlRequest, policy: request.cachePolicy,
+                                                    maxBytes: graph.configuration.maxResponseBytes) else { return nil }
+        return try fetched(from: answer, timings: ImageTimings())
+    }
+
+    private func enqueueDownload(_ urlRequest: URLRequest, enqueuedAt: TimeInterval, timings: ImageTimings) {
+        guard !isDisposed else { return }
         workItem = graph.networkQueue.enqueue(priority: priority) { [self] item in
             let task = Task {
                 let startedAt = monotonicNow()
                 let result: Result<FetchedData, any Error>
                 do {
-                    let (data, response) = try await load()
-                    var timings = ImageTimings()
-                    timings.queued = startedAt - enqueuedAt
+                    var timings = timings
+                    timings.queued = startedAt - enqueuedAt - timings.disk
+                    let fetched = try await download(urlRequest)
                     timings.network = monotonicNow() - startedAt
-                    result = .success(FetchedData(data: data, urlResponse: response, source: .network, timings: timings))
+                    result = .success(fetched.with(timings: timings))
                 } catch {
                     result = .failure(Self.pipelineError(from: error))
                 }
@@ -43,37 +109,44 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
         }
     }
 
-    override func didCancel() {
-        workItem?.cancel()
-        workItem = nil
-    }
-
-    override func didChangePriority(_ priority: Priority) {
-        workItem?.setPriority(priority)
-    }
-
-    private func load() async throws -> (Data, URLResponse) {
+    private func download(_ urlRequest: URLRequest) async throws -> FetchedData {
         let configuration = graph.configuration
-        var urlRequest = try Self.validated(request.urlRequest)
-        if let modifier = configuration.requestModifier {
-            urlRequest = try await modifier(urlRequest)
-        }
-        try Task.checkCancellation()
-        let (data, response) = try await configuration.dataLoader.loadData(
-            for: urlRequest, maxBytes: configuration.maxResponseBytes
-        ) { [weak self] received, expected in
+        let progress: @Sendable (Int64, Int64) -> Void = { [weak self] received, expected in
             guard let self else { return }
             graph.queue.async { self.send(progress: ImageTask.Progress(completed: received, total: expected)) }
         }
+        if let cache = graph.httpCache, HTTPCache.storageKey(for: urlRequest.url!) != nil {
+            let answer = try await cache.response(for: urlRequest, policy: request.cachePolicy,
+                                                  maxBytes: configuration.maxResponseBytes, progress: progress)
+            try Task.checkCancellation()
+            return try fetched(from: answer, timings: ImageTimings())
+        }
+        let (data, response) = try await configuration.dataLoader.loadData(
+            for: urlRequest, maxBytes: configuration.maxResponseBytes, progress: progress)
         try Task.checkCancellation()
         if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
             throw ImagePipelineError.httpStatus(http.statusCode) // for loaders that do not check
         }
-        guard data.count <= configuration.maxResponseBytes else {
-            throw ImagePipelineError.dataTooLarge(limit: configuration.maxResponseBytes)
+        return try checked(FetchedData(data: data, urlResponse: response, source: .network, timings: ImageTimings()))
+    }
+
+    /// An HTTP cache's answer as the pipeline's bytes: a status outside 2xx is an error, even stored.
+    private func fetched(from answer: HTTPCachedResponse, timings: ImageTimings) throws -> FetchedData {
+        guard (200..<300).contains(answer.statusCode) else { throw ImagePipelineError.httpStatus(answer.statusCode) }
+        let source: ImageResponse.Source = switch answer.source {
+        case .cache: .disk
+        case .revalidated: .revalidated
+        case .network: .network
         }
-        guard !data.isEmpty else { throw ImagePipelineError.emptyData }
-        return (data, response)
+        return try checked(FetchedData(data: answer.data, urlResponse: answer.response, source: source,
+                                       timings: timings, storageErrors: answer.storageErrors))
+    }
+
+    private func checked(_ fetched: FetchedData) throws -> FetchedData {
+        let limit = graph.configuration.maxResponseBytes
+        guard fetched.data.count <= limit else { throw ImagePipelineError.dataTooLarge(limit: limit) }
+        guard !fetched.data.isEmpty else { throw ImagePipelineError.emptyData }
+        return fetched
     }
 
     /// Refuses what no loader should be asked for: no URL, or a scheme that is not a resource.
@@ -104,5 +177,11 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
             let nsError = error as NSError
             return ImagePipelineError.networkFailure(code: nsError.code, message: nsError.localizedDescription)
         }
+    }
+}
+
+extension FetchedData {
+    func with(timings: ImageTimings) -> FetchedData {
+        FetchedData(data: data, urlResponse: urlResponse, source: source, timings: timings, storageErrors: storageErrors)
     }
 }

@@ -9,6 +9,10 @@ struct ImageResult: @unchecked Sendable { // immutable; images are never mutated
     let urlResponse: URLResponse?
     let source: ImageResponse.Source
     let timings: ImageTimings
+    /// The format of the original bytes, when they were decoded on the way.
+    var originalFormat: ImageFormat? = nil
+    /// What the disk cache reported on the way.
+    var storageErrors: [any Error] = []
 }
 
 /// Produces the image of a request after its first `stage` processors: stage 0 decodes the
@@ -29,12 +33,27 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         super.init(graph: graph)
     }
 
+    /// The last stage of a processed request, when the disk cache keeps processed results.
+    private var processedStore: ProcessedImageStore? {
+        guard stage == request.processors.count, ProcessedImageStore.isProcessed(request) else { return nil }
+        return graph.processedStore
+    }
+
     override func start() {
         if !request.options.contains(.disableMemoryCacheReads),
            let image = graph.configuration.memoryCache?.image(forKey: cacheKey) {
             finish(.success(ImageResult(image: image, urlResponse: nil, source: .memory, timings: ImageTimings())))
             return
         }
+        let reloads = request.cachePolicy == .reloadIgnoringCacheData || request.cachePolicy == .reloadRevalidatingCacheData
+        if let store = processedStore, !reloads {
+            readProcessed(from: store)
+        } else {
+            startUpstream()
+        }
+    }
+
+    private func startUpstream() {
         if stage == 0 {
             upstream = graph.fetchJob(for: request).subscribe(priority: priority) { [weak self] event in
                 switch event {
@@ -68,12 +87,47 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
 
     // MARK: Stages
 
+    /// Looks for the stored processed result on the decode queue; falls back on the upstream work.
+    private func readProcessed(from store: ProcessedImageStore) {
+        let enqueuedAt = monotonicNow()
+        let cache = request.options.contains(.disableMemoryCacheWrites) ? nil : graph.configuration.memoryCache
+        let cacheKey = self.cacheKey
+        workItem = graph.decodeQueue.enqueue(priority: priority) { [self] item in
+            DispatchQueue.global(qos: .userInitiated).async { [self] in
+                guard !item.isCancelled else { item.finish(); return }
+                let startedAt = monotonicNow()
+                let read = Result { try store.image(for: cacheKey) }
+                item.finish()
+                let image = (try? read.get()) ?? nil
+                let errors: [any Error] = if case .failure(let error) = read { [error] } else { [] }
+                let timings = { () -> ImageTimings in
+                    var timings = ImageTimings()
+                    timings.queued = startedAt - enqueuedAt
+                    timings.disk = monotonicNow() - startedAt
+                    return timings
+                }()
+                if let image { cache?.store(image, forKey: cacheKey) }
+                graph.queue.async { [self] in
+                    guard !isDisposed else { return }
+                    workItem = nil
+                    if let image {
+                        finish(.success(ImageResult(image: image, urlResponse: nil, source: .disk, timings: timings,
+                                                    storageErrors: errors)))
+                    } else {
+                        startUpstream()
+                    }
+                }
+            }
+        }
+    }
+
     private func decode(_ fetched: FetchedData) {
         upstream = nil
         let decoder = graph.configuration.decoder
         let context = ImageDecodingContext(format: ImageFormat(sniffing: fetched.data), thumbnail: request.thumbnail,
                                            maxPixelCount: graph.configuration.maxPixelCount)
-        run(on: graph.decodeQueue, after: fetched.timings, source: fetched.source, urlResponse: fetched.urlResponse) {
+        run(on: graph.decodeQueue, after: fetched.timings, source: fetched.source, urlResponse: fetched.urlResponse,
+            originalFormat: context.format, storageErrors: fetched.storageErrors) {
             do {
                 return try decoder.decode(fetched.data, context: context)
             } catch let error as ImagePipelineError {
@@ -89,7 +143,8 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
     private func process(_ input: ImageResult) {
         upstream = nil
         let processor = request.processors[stage - 1]
-        run(on: graph.processingQueue, after: input.timings, source: input.source, urlResponse: input.urlResponse) {
+        run(on: graph.processingQueue, after: input.timings, source: input.source, urlResponse: input.urlResponse,
+            originalFormat: input.originalFormat, storageErrors: input.storageErrors) {
             do {
                 return try processor.process(input.image)
             } catch let error as ImagePipelineError {
@@ -105,11 +160,13 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
     /// Runs CPU-bound `work` on a bounded queue, off the Swift cooperative pool (a long decode
     /// there would starve every other async task), then stores and delivers the image.
     private func run(on workQueue: WorkQueue, after previous: ImageTimings, source: ImageResponse.Source,
-                     urlResponse: URLResponse?, work: @escaping @Sendable () throws -> PlatformImage,
+                     urlResponse: URLResponse?, originalFormat: ImageFormat?, storageErrors: [any Error],
+                     work: @escaping @Sendable () throws -> PlatformImage,
                      record: @escaping @Sendable (inout ImageTimings, TimeInterval) -> Void) {
         let enqueuedAt = monotonicNow()
         let cache = request.options.contains(.disableMemoryCacheWrites) ? nil : graph.configuration.memoryCache
         let cacheKey = self.cacheKey
+        let processedStore = self.processedStore
         workItem = workQueue.enqueue(priority: priority) { [self] item in
             DispatchQueue.global(qos: .userInitiated).async { [self] in
                 guard !item.isCancelled else { item.finish(); return }
@@ -119,11 +176,29 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
                     timings.queued += startedAt - enqueuedAt
                     record(&timings, monotonicNow() - startedAt)
                     cache?.store(image, forKey: cacheKey)
-                    return ImageResult(image: image, urlResponse: urlResponse, source: source, timings: timings)
+                    if let processedStore { Self.storeInBackground(image, originalFormat: originalFormat, key: cacheKey, in: processedStore) }
+                    return ImageResult(image: image, urlResponse: urlResponse, source: source, timings: timings,
+                                       originalFormat: originalFormat, storageErrors: storageErrors)
                 }
                 item.finish()
                 graph.queue.async { self.finish(result) }
             }
         }
     }
+
+    /// Encodes and stores a processed result off every caller's path; a failure only costs a
+    /// recomputation next time.
+    private static func storeInBackground(_ image: PlatformImage, originalFormat: ImageFormat?, key: ImageCacheKey,
+                                          in store: ProcessedImageStore) {
+        let image = UncheckedImage(image)
+        DispatchQueue.global(qos: .utility).async {
+            try? store.store(image.value, originalFormat: originalFormat, for: key)
+        }
+    }
+}
+
+/// Carries an image to another thread: images are never mutated after decoding.
+private struct UncheckedImage: @unchecked Sendable { // immutable once decoded
+    let value: PlatformImage
+    init(_ value: PlatformImage) { self.value = value }
 }

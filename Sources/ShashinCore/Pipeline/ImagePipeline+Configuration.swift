@@ -23,6 +23,19 @@ extension ImagePipeline {
         public var decoder: any ImageDecoding
         /// Decoded images kept in memory; default a `MemoryCache()`; `nil` turns it off.
         public var memoryCache: (any ImageCaching)?
+        /// Original bytes (and, by `diskCachePolicy`, processed results) kept on disk, with HTTP
+        /// caching (RFC 9111) in front of the loader; default `nil`: no disk cache, no files written.
+        public var diskCache: (any DataCaching)?
+        /// What the disk cache keeps; default `.originals`.
+        public var diskCachePolicy: DiskCachePolicy = .originals
+        /// How the disk cache may bend HTTP's rules: minimum freshness, stale on error, stale while
+        /// revalidate, shared-cache mode. Default: the plain rules for a private cache.
+        public var httpCacheOptions = HTTPCache.Options()
+        /// Encodes processed results for the disk cache (`diskCachePolicy` `.processed` or `.all`);
+        /// `import Shashin` gives the platform's. `nil`: processed results are not stored.
+        public var encoder: (any ImageEncoding)?
+        /// Quality of lossy formats when processed results are stored; default 0.85.
+        public var encodingQuality: Double = 0.85
         /// Downloads at once; default 6.
         public var maxConcurrentDownloads: Int = 6
         /// Decodes at once; default the number of active cores.
@@ -37,11 +50,28 @@ extension ImagePipeline {
         /// Runs before every network request (add headers, sign URLs); may suspend. Default none.
         public var requestModifier: (@Sendable (URLRequest) async throws -> URLRequest)?
 
-        /// A configuration with the given decoder and every other default.
-        public init(decoder: any ImageDecoding) {
+        /// A configuration with the given decoder (and encoder) and every other default.
+        public init(decoder: any ImageDecoding, encoder: (any ImageEncoding)? = nil) {
+            self.encoder = encoder
             self.decoder = decoder
             self.dataLoader = URLSessionDataLoader.shared
             self.memoryCache = MemoryCache()
         }
     }
 }
+
+/// What a pipeline's disk cache keeps.
+public enum DiskCachePolicy: String, Sendable, Hashable, CaseIterable {
+    /// The original bytes, under HTTP's rules: a thumbnail or processed variant is recomputed from
+    /// them. The default: one download serves every size.
+    case originals
+    /// Only processed results (requests with a thumbnail or processors), encoded; the original
+    /// bytes are not kept, and HTTP caching is off. Smallest disk use for a fixed set of sizes.
+    case processed
+    /// Both: processed results for the fastest repeat, originals for new sizes and revalidation.
+    case all
+
+    var storesOriginals: Bool { self != .processed }
+    var storesProcessed: Bool { self != .originals }
+}
+

@@ -22,25 +22,30 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     public var priority: Priority
     /// Switches for cache use; default none.
     public var options: Options
+    /// How stored responses in the disk cache are used: HTTP's rules (default), offline first,
+    /// cache only, reload. Without a disk cache, `returnCacheDataDontLoad` fails on a memory miss.
+    public var cachePolicy: HTTPCachePolicy
 
     /// The URL of the image; `nil` only when built from a `URLRequest` without one.
     public var url: URL? { urlRequest.url }
 
     /// Creates a request for a URL. A `nil` URL fails with `ImagePipelineError.invalidURL`.
     public init(url: URL?, thumbnail: ThumbnailOptions? = nil, processors: [any ImageProcessing] = [],
-                priority: Priority = .normal, options: Options = []) {
+                priority: Priority = .normal, cachePolicy: HTTPCachePolicy = .useProtocolCachePolicy, options: Options = []) {
         var urlRequest = URLRequest(url: url ?? URL(string: "about:blank")!)
         if url == nil { urlRequest.url = nil }
-        self.init(urlRequest: urlRequest, thumbnail: thumbnail, processors: processors, priority: priority, options: options)
+        self.init(urlRequest: urlRequest, thumbnail: thumbnail, processors: processors, priority: priority,
+                  cachePolicy: cachePolicy, options: options)
     }
 
     /// Creates a request from a `URLRequest`, keeping its headers, method and timeout.
     public init(urlRequest: URLRequest, thumbnail: ThumbnailOptions? = nil, processors: [any ImageProcessing] = [],
-                priority: Priority = .normal, options: Options = []) {
+                priority: Priority = .normal, cachePolicy: HTTPCachePolicy = .useProtocolCachePolicy, options: Options = []) {
         self.urlRequest = urlRequest
         self.thumbnail = thumbnail
         self.processors = processors
         self.priority = priority
+        self.cachePolicy = cachePolicy
         self.options = options
         self.cacheKey = Self.makeCacheKey(urlRequest, thumbnail, processors)
     }

@@ -49,6 +49,8 @@ public struct ImageTimings: Sendable, Hashable {
     public var queued: TimeInterval = 0
     /// Downloading (from the request going out to the last byte).
     public var network: TimeInterval = 0
+    /// Reading the disk cache (a hit or a miss), outside the network queue.
+    public var disk: TimeInterval = 0
     /// Decoding.
     public var decode: TimeInterval = 0
     /// Running processors.

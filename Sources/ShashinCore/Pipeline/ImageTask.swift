@@ -162,6 +162,8 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         case started
         /// More bytes arrived.
         case progress(Progress)
+        /// The disk cache failed (a full disk, a read-only folder); the image still loads.
+        case diskCacheFailed(any Error)
         /// The task ended: the response (with its `source` and `timings`) or the error.
         case finished(Result<ImageResponse, any Error>)
     }
@@ -176,6 +178,8 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     func didStart() { broadcast(.started) { $0.hasStarted = true } }
 
     func didProgress(_ progress: Progress) { broadcast(.progress(progress)) { $0.lastProgress = progress } }
+
+    func didFailStoring(_ error: any Error) { broadcast(.diskCacheFailed(error)) { _ in } }
 
     /// Ends the task once; returns whether this call ended it.
     @discardableResult

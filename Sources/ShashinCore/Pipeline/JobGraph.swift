@@ -11,6 +11,10 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
     let networkQueue: WorkQueue
     let decodeQueue: WorkQueue
     let processingQueue: WorkQueue
+    /// HTTP caching into the disk cache, when the configuration keeps originals on disk.
+    let httpCache: HTTPCache?
+    /// Where processed results are read from and written to disk (by `diskCachePolicy`).
+    let processedStore: ProcessedImageStore?
     private let liveTasks = Locked(0)
     private let nextTaskID = Locked(0)
 
@@ -22,6 +26,15 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
         networkQueue = WorkQueue(name: "network", maxConcurrent: configuration.maxConcurrentDownloads)
         decodeQueue = WorkQueue(name: "decode", maxConcurrent: configuration.maxConcurrentDecodes)
         processingQueue = WorkQueue(name: "processing", maxConcurrent: configuration.maxConcurrentProcessing)
+        httpCache = configuration.diskCache.flatMap { disk in
+            configuration.diskCachePolicy.storesOriginals
+                ? HTTPCache(loader: configuration.dataLoader, storage: disk, options: configuration.httpCacheOptions) : nil
+        }
+        processedStore = configuration.diskCache.flatMap { disk in
+            guard configuration.diskCachePolicy.storesProcessed, let encoder = configuration.encoder else { return nil }
+            return ProcessedImageStore(storage: disk, encoder: encoder, decoder: configuration.decoder,
+                                       quality: configuration.encodingQuality, maxPixelCount: configuration.maxPixelCount)
+        }
     }
 
     func assertOnQueue() {
@@ -53,6 +66,7 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
             switch event {
             case .progress(let progress): task.didProgress(progress)
             case .value(let result):
+                for error in result.storageErrors { task.didFailStoring(error) }
                 task.finish(.success(ImageResponse(image: result.image, request: task.request, source: result.source,
                                                    urlResponse: result.urlResponse, timings: result.timings)))
             case .failure(let error): task.finish(.failure(error))
@@ -64,7 +78,7 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
 
     func fetchJob(for request: ImageRequest) -> FetchDataJob {
         assertOnQueue()
-        let key = Self.fetchKey(for: request.urlRequest)
+        let key = Self.fetchKey(for: request)
         if let job = fetchJobs[key] { return job }
         let job = FetchDataJob(graph: self, request: request)
         fetchJobs[key] = job
@@ -76,6 +90,12 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
 
     /// Requests share a download only when they would send the same thing: the URL, the method
     /// and the headers (two users' `Authorization` must not share one response).
+    static func fetchKey(for request: ImageRequest) -> String {
+        var key = fetchKey(for: request.urlRequest)
+        if request.cachePolicy != .useProtocolCachePolicy { key += "\npolicy: \(request.cachePolicy.rawValue)" }
+        return key
+    }
+
     static func fetchKey(for request: URLRequest) -> String {
         var key = (request.httpMethod ?? "GET") + " " + (request.url?.absoluteString ?? "")
         if let headers = request.allHTTPHeaderFields, !headers.isEmpty {
@@ -117,6 +137,6 @@ struct ImageJobKey: Hashable {
         let base = request.cacheKey
         cacheKey = ImageCacheKey(url: base.url, thumbnail: base.thumbnail, processors: Array(base.processors.prefix(stage)))
         options = request.options
-        fetchKey = JobGraph.fetchKey(for: request.urlRequest)
+        fetchKey = JobGraph.fetchKey(for: request)
     }
 }

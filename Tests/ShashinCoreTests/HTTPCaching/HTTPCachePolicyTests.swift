@@ -91,4 +91,18 @@ struct HTTPCachePolicyTests {
         #expect((response as? HTTPURLResponse)?.statusCode == 404)
         #expect(fixture.requestCount == 1) // the 404 with max-age was stored and served
     }
+
+    @Test("storedResponse answers only what needs no server: fresh yes, stale or missing nil, cache-only miss throws")
+    func storedOnly() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=60", "ETag": "\"v1\""])
+        let request = URLRequest(url: fixture.url)
+        #expect(try fixture.cache.storedResponse(for: request) == nil)
+        #expect(throws: ImagePipelineError.cacheMiss) { try fixture.cache.storedResponse(for: request, policy: .returnCacheDataDontLoad) }
+        _ = try await fixture.get()
+        #expect(try fixture.cache.storedResponse(for: request)?.source == .cache)
+        fixture.clock.advance(61)
+        #expect(try fixture.cache.storedResponse(for: request) == nil)
+        #expect(try fixture.cache.storedResponse(for: request, policy: .returnCacheDataElseLoad)?.isStale == true)
+        #expect(fixture.requestCount == 1)
+    }
 }

@@ -25,7 +25,7 @@ struct HTTPCacheScenarioTests {
             }
             return RouteScript(status: scenario.status, body: .data(HTTPScenario.body(request.ordinal)), headers: headers)
         }
-        let cache = HTTPCache(loader: URLSessionDataLoader(), storage: ScenarioStorage(), now: { clock.current })
+        let cache = HTTPCache(loader: URLSessionDataLoader(), storage: TestStorage(), now: { clock.current })
         let hasBody = scenario.status != 204
         var storedBody = Data()
 

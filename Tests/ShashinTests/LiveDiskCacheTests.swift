@@ -1,0 +1,142 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ImageServer
+import Shashin
+import Testing
+
+/// The pipeline with a disk cache, over real HTTP: memory → disk → network, revalidation, the
+/// request policies, storage failures and stored processed results.
+@Suite("Pipeline with a disk cache, over HTTP")
+struct LiveDiskCacheTests {
+    /// A second pipeline on the same storage: an app after a restart (empty memory, same disk).
+    static func pipeline(_ storage: any DataCaching, policy: DiskCachePolicy = .originals,
+                         _ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) -> ImagePipeline {
+        var configuration = ImagePipeline.Configuration()
+        configuration.dataLoader = URLSessionDataLoader()
+        configuration.diskCache = storage
+        configuration.diskCachePolicy = policy
+        configure(&configuration)
+        return ImagePipeline(configuration: configuration)
+    }
+
+    func serve(_ server: ImageServer, _ path: String, headers: [String: String]) -> URL {
+        server.setRoute(path, RouteScript.image(ImageSpec(format: .jpeg, width: 64, height: 48, seed: 3), headers: headers))
+        return server.url(path)
+    }
+
+    @Test("a fresh stored original is decoded from disk after a restart, without the network")
+    func diskAfterRestart() async throws {
+        let server = ImageServer()
+        try await server.start()
+        let storage = TestStorage()
+        let url = serve(server, "/a.jpg", headers: ["Cache-Control": "max-age=600"])
+        let first = try await Self.pipeline(storage).response(for: ImageRequest(url: url))
+        #expect(first.source == .network)
+        let second = try await Self.pipeline(storage).response(for: ImageRequest(url: url))
+        #expect(second.source == .disk)
+        #expect(second.image == first.image)
+        #expect(server.requestCount(for: "/a.jpg") == 1)
+        await server.stop()
+    }
+
+    @Test("a stale original with an ETag is revalidated: 304, source revalidated")
+    func revalidated() async throws {
+        let server = ImageServer()
+        try await server.start()
+        let storage = TestStorage()
+        let url = serve(server, "/b.jpg", headers: ["Cache-Control": "no-cache", "ETag": "\"b1\""])
+        _ = try await Self.pipeline(storage).response(for: ImageRequest(url: url))
+        let second = try await Self.pipeline(storage).response(for: ImageRequest(url: url))
+        #expect(second.source == .revalidated)
+        #expect(server.lastRequest(for: "/b.jpg")?.header("If-None-Match") == "\"b1\"")
+        #expect((second.urlResponse as? HTTPURLResponse)?.statusCode == 200)
+        await server.stop()
+    }
+
+    @Test("cache-only: a miss is cacheMiss without a request; offline first serves the stale copy")
+    func policies() async throws {
+        let server = ImageServer()
+        try await server.start()
+        let storage = TestStorage()
+        let url = serve(server, "/c.jpg", headers: ["Cache-Control": "max-age=0"])
+        await #expect(throws: ImagePipelineError.cacheMiss) {
+            try await Self.pipeline(storage).image(for: ImageRequest(url: url, cachePolicy: .returnCacheDataDontLoad))
+        }
+        #expect(server.requestCount(for: "/c.jpg") == 0)
+        _ = try await Self.pipeline(storage).image(for: ImageRequest(url: url))
+        let offline = try await Self.pipeline(storage).response(for: ImageRequest(url: url, cachePolicy: .returnCacheDataElseLoad))
+        #expect(offline.source == .disk)
+        #expect(server.requestCount(for: "/c.jpg") == 1)
+        await server.stop()
+    }
+
+    @Test("without a disk cache, cache-only fails on a memory miss")
+    func cacheOnlyWithoutDisk() async throws {
+        let fixture = try await LiveFixture.start()
+        let url = fixture.serveImage("/d.jpg")
+        await #expect(throws: ImagePipelineError.cacheMiss) {
+            try await fixture.pipeline.image(for: ImageRequest(url: url, cachePolicy: .returnCacheDataDontLoad))
+        }
+        #expect(fixture.server.requestCount(for: "/d.jpg") == 0)
+        try await fixture.finish()
+    }
+
+    @Test("a disk that cannot write: the image loads and the task reports the cache error")
+    func failingDisk() async throws {
+        let server = ImageServer()
+        try await server.start()
+        let storage = TestStorage()
+        storage.failsWrites = true
+        let url = serve(server, "/e.jpg", headers: ["Cache-Control": "max-age=600"])
+        guard case .inProgress(let task) = Self.pipeline(storage).loadImage(ImageRequest(url: url)) else {
+            Issue.record("unexpected memory hit"); return
+        }
+        var failures = 0
+        var loaded = false
+        for await event in task.events {
+            switch event {
+            case .diskCacheFailed(let error): failures += 1; #expect(error is TestStorage.WriteFailed)
+            case .finished(.success): loaded = true
+            default: break
+            }
+        }
+        #expect(failures == 1 && loaded)
+        await server.stop()
+    }
+
+    @Test("processed policy: thumbnails and processed results come back from disk; originals are not kept")
+    func processedResults() async throws {
+        let server = ImageServer()
+        try await server.start()
+        let storage = TestStorage()
+        let url = serve(server, "/f.jpg", headers: ["Cache-Control": "max-age=600"])
+        let request = ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 32), processors: [.circle])
+        let first = try await Self.pipeline(storage, policy: .processed).response(for: request)
+        #expect(first.source == .network)
+        try await waitFor { !storage.keys.isEmpty } // stored in the background
+        #expect(storage.keys.allSatisfy { $0.hasPrefix("processed ") })
+        let second = try await Self.pipeline(storage, policy: .processed).response(for: request)
+        #expect(second.source == .disk)
+        #expect(second.image.width == first.image.width && second.image.height == first.image.height)
+        #expect(second.image.pixel(x: 0, y: 0).a == 0) // the circle's transparent corner survived: stored as PNG
+        #expect(server.requestCount(for: "/f.jpg") == 1)
+        // A request for the plain original still needs the network: only processed results are kept.
+        #expect(try await Self.pipeline(storage, policy: .processed).response(for: ImageRequest(url: url)).source == .network)
+        await server.stop()
+    }
+
+    @Test("policy all: a new size is made from the stored original, without the network")
+    func allPolicy() async throws {
+        let server = ImageServer()
+        try await server.start()
+        let storage = TestStorage()
+        let url = serve(server, "/g.jpg", headers: ["Cache-Control": "max-age=600"])
+        _ = try await Self.pipeline(storage, policy: .all).response(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 32)))
+        let other = try await Self.pipeline(storage, policy: .all).response(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 16)))
+        #expect(other.source == .disk)
+        #expect(server.requestCount(for: "/g.jpg") == 1)
+        await server.stop()
+    }
+}
