@@ -22,7 +22,9 @@ struct FetchCommand: AsyncParsableCommand {
         guard let url = URL(string: url), url.scheme != nil else {
             throw ValidationError("Not a URL: \(self.url)")
         }
-        let pipeline = ImagePipeline()
+        var configuration = ImagePipeline.Configuration()
+        configuration.allowedSchemes.insert("file")
+        let pipeline = ImagePipeline(configuration: configuration)
         let request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maxPixelSize: $0) })
         do {
             let response = try await pipeline.response(for: request)

@@ -11,19 +11,22 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
         var response: URLResponse?
         var data = Data()
         var expected: Int64 = -1
+        var redirects = 0
     }
 
     private let maxBytes: Int
     private let acceptsAnyStatus: Bool
     private let isHead: Bool
+    private let maxRedirects: Int
     private let progress: @Sendable (Int64, Int64) -> Void
     private let state = Locked(State())
 
     /// - Parameter acceptsAnyStatus: deliver responses outside 200–299 with their body instead of
     ///   failing with `httpStatus`.
     /// - Parameter isHead: the request is a HEAD, whose response has no body.
-    init(maxBytes: Int, acceptsAnyStatus: Bool = false, isHead: Bool = false,
+    init(maxBytes: Int, acceptsAnyStatus: Bool = false, isHead: Bool = false, maxRedirects: Int = 5,
          progress: @escaping @Sendable (Int64, Int64) -> Void) {
+        self.maxRedirects = maxRedirects
         self.maxBytes = maxBytes
         self.acceptsAnyStatus = acceptsAnyStatus
         self.isHead = isHead
@@ -56,6 +59,22 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
             state.response = response
             state.expected = expected
             if expected > 0 { state.data.reserveCapacity(Int(expected)) }
+        }
+        return true
+    }
+
+    /// Whether to follow a redirect to `request`: only to `http` or `https`, and at most
+    /// `maxRedirects` times; otherwise the transfer fails.
+    func mayRedirect(to request: URLRequest) -> Bool {
+        let scheme = request.url?.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" else {
+            fail(ImagePipelineError.unsupportedScheme(scheme))
+            return false
+        }
+        let count = state.withLock { state -> Int in state.redirects += 1; return state.redirects }
+        guard count <= maxRedirects else {
+            fail(ImagePipelineError.tooManyRedirects(limit: maxRedirects))
+            return false
         }
         return true
     }

@@ -23,8 +23,14 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
     public let session: URLSession
     private let delegate: URLSessionDataLoaderDelegate
 
+    /// The most redirects followed for one request; more fail with `tooManyRedirects`.
+    public let maxRedirects: Int
+
     /// Creates a loader with its own session made from `configuration`.
-    public init(configuration: URLSessionConfiguration = URLSessionDataLoader.defaultConfiguration) {
+    /// - Parameter maxRedirects: the most redirects followed for one request (default 5); a
+    ///   redirect to anything but `http` or `https` is always refused.
+    public init(configuration: URLSessionConfiguration = URLSessionDataLoader.defaultConfiguration, maxRedirects: Int = 5) {
+        self.maxRedirects = maxRedirects
         delegate = URLSessionDataLoaderDelegate()
         let delegateQueue = OperationQueue()
         delegateQueue.maxConcurrentOperationCount = 1
@@ -66,10 +72,12 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
         switch url.scheme?.lowercased() {
         case "http", "https": break
         case "file": return try await Self.loadFile(url, maxBytes: maxBytes, progress: progress)
+        case "data": return try Self.loadDataURL(url, maxBytes: maxBytes, progress: progress)
         case let scheme: throw ImagePipelineError.unsupportedScheme(scheme ?? "")
         }
         let transfer = DataTransfer(maxBytes: maxBytes, acceptsAnyStatus: acceptsAnyStatus,
-                                    isHead: request.httpMethod?.uppercased() == "HEAD", progress: progress)
+                                    isHead: request.httpMethod?.uppercased() == "HEAD", maxRedirects: maxRedirects,
+                                    progress: progress)
         let task = session.dataTask(with: request)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -98,6 +106,30 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
     }
 }
 
+extension URLSessionDataLoader {
+    /// The bytes of a `data:` URL (RFC 2397): base64 or percent-encoded.
+    static func loadDataURL(_ url: URL, maxBytes: Int, progress: @Sendable (Int64, Int64) -> Void) throws -> (Data, URLResponse) {
+        let text = url.absoluteString
+        guard let comma = text.firstIndex(of: ","), text.lowercased().hasPrefix("data:") else {
+            throw ImagePipelineError.invalidURL(String(text.prefix(64)))
+        }
+        let header = text[text.index(text.startIndex, offsetBy: 5)..<comma]
+        let payload = String(text[text.index(after: comma)...])
+        let parameters = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let data: Data?
+        if parameters.last == "base64" {
+            data = payload.removingPercentEncoding.flatMap { Data(base64Encoded: $0, options: .ignoreUnknownCharacters) }
+        } else {
+            data = payload.removingPercentEncoding.map { Data($0.utf8) }
+        }
+        guard let data else { throw ImagePipelineError.invalidURL(String(text.prefix(64))) }
+        guard data.count <= maxBytes else { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
+        progress(Int64(data.count), Int64(data.count))
+        let mimeType = parameters.first.flatMap { $0.contains("/") ? $0 : nil } ?? "text/plain"
+        return (data, URLResponse(url: url, mimeType: mimeType, expectedContentLength: data.count, textEncodingName: nil))
+    }
+}
+
 /// Routes the session's delegate calls to the transfer of each task.
 final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable { // `transfers` behind `transfers`' lock
     private let transfers = Locked<[Int: DataTransfer]>([:])
@@ -117,6 +149,16 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, @unc
             return
         }
         completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        guard let transfer = transfer(for: task), transfer.mayRedirect(to: request) else {
+            completionHandler(nil)
+            task.cancel()
+            return
+        }
+        completionHandler(request)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -68,7 +68,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
 
     /// The request as it will be sent: validated, then changed by the request modifier.
     private func prepared() async throws -> URLRequest {
-        var urlRequest = try Self.validated(request.urlRequest)
+        var urlRequest = try Self.validated(request.urlRequest, allowedSchemes: graph.configuration.allowedSchemes)
         if let modifier = graph.configuration.requestModifier {
             urlRequest = try await modifier(urlRequest)
         }
@@ -149,18 +149,15 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
         return fetched
     }
 
-    /// Refuses what no loader should be asked for: no URL, or a scheme that is not a resource.
-    static func validated(_ request: URLRequest) throws -> URLRequest {
+    /// Refuses what no loader should be asked for: no URL, a scheme the configuration does not
+    /// allow, an HTTP URL without a host.
+    static func validated(_ request: URLRequest, allowedSchemes: Set<String>) throws -> URLRequest {
         guard let url = request.url, let scheme = url.scheme?.lowercased() else {
             throw ImagePipelineError.invalidURL(request.url?.absoluteString ?? "")
         }
-        switch scheme {
-        case "http", "https":
-            guard let host = url.host, !host.isEmpty else { throw ImagePipelineError.invalidURL(url.absoluteString) }
-        case "file", "data":
-            break
-        default:
-            throw ImagePipelineError.unsupportedScheme(scheme)
+        guard allowedSchemes.contains(scheme) else { throw ImagePipelineError.unsupportedScheme(scheme) }
+        if scheme == "http" || scheme == "https", (url.host ?? "").isEmpty {
+            throw ImagePipelineError.invalidURL(url.absoluteString)
         }
         return request
     }

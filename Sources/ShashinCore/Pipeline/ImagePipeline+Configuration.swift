@@ -47,6 +47,9 @@ extension ImagePipeline {
         /// The most pixels an image may declare before it is refused as a decompression bomb;
         /// default 100 megapixels.
         public var maxPixelCount: Int = ImageDecodingContext.defaultMaxPixelCount
+        /// URL schemes the pipeline loads; default `http` and `https`. Add `file` (local files) or
+        /// `data` (inline `data:` URLs) to allow them; any other scheme fails with `unsupportedScheme`.
+        public var allowedSchemes: Set<String> = ["http", "https"]
         /// Runs before every network request (add headers, sign URLs); may suspend. Default none.
         public var requestModifier: (@Sendable (URLRequest) async throws -> URLRequest)?
 

@@ -8,8 +8,11 @@ import FoundationNetworking
 public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The request has no URL, or one that cannot be loaded.
     case invalidURL(String)
-    /// The URL's scheme is not one the data loader handles (such as `ftp`).
+    /// The URL's scheme is not allowed (`ImagePipeline.Configuration.allowedSchemes`: `http` and
+    /// `https` by default) or not one the loader handles (such as `ftp`); also a redirect to one.
     case unsupportedScheme(String)
+    /// The server redirected more times than the loader allows.
+    case tooManyRedirects(limit: Int)
     /// The server answered with a status outside 200–299.
     case httpStatus(Int)
     /// The response body passed `limit` bytes (announced by `Content-Length` or counted).
@@ -33,7 +36,8 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .invalidURL(let url): "Invalid URL: '\(url)'"
-        case .unsupportedScheme(let scheme): "Unsupported URL scheme '\(scheme)'"
+        case .unsupportedScheme(let scheme): "Refused URL scheme '\(scheme)' (allowed: the configuration's allowedSchemes, http and https by default)"
+        case .tooManyRedirects(let limit): "More than \(limit) redirects"
         case .httpStatus(let code): "HTTP status \(code) (\(HTTPURLResponse.localizedString(forStatusCode: code)))"
         case .dataTooLarge(let limit): "Response is larger than the limit of \(limit) bytes"
         case .truncatedData(let expected, let received): "Response body ended after \(received) of \(expected) bytes"
