@@ -27,7 +27,7 @@ test: deps
 
 # The core's tests again under ThreadSanitizer, in their own build folder (the flag rebuilds everything).
 test-core-tsan:
-	SHASHIN_CORE_ONLY=1 $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+	SHASHIN_CORE_ONLY=1 SHASHIN_STRESS_REQUESTS=10000 $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
 # The benchmarks (ordo-one/benchmark, in Benchmarks/) and the side-by-side decode and processor
 # comparisons with Pillow; release builds; a few minutes. Results and how to read them: BENCHMARKS.md.
