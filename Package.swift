@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.iOS(.v15), .macOS(.v12)],
     products: [
         .library(name: "Shashin", targets: ["Shashin"]),
+        .library(name: "ShashinUI", targets: ["ShashinUI"]),
         .library(name: "ImageServer", targets: ["ImageServer"]),
         .executable(name: "shashin", targets: ["ShashinCLI"]),
     ],
@@ -41,6 +42,9 @@ let package = Package(
                 .target(name: "ShashinVips", condition: .when(platforms: vipsPlatforms)),
             ]
         ),
+
+        // UIKit, AppKit and SwiftUI adapters over the UI-neutral display layer; empty on Linux.
+        .target(name: "ShashinUI", dependencies: ["Shashin"]),
 
         // A real HTTP server with scripted behaviour, for tests, the demo and benchmarks.
         .target(

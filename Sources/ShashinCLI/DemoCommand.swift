@@ -3,128 +3,157 @@ import Foundation
 import ImageServer
 import Shashin
 
-/// `shashin demo`: an embedded ImageServer with a generated gallery, loaded through the pipeline
-/// as thumbnails, twice: from the network, then from memory.
+/// `shashin demo`: a headless feed scrolled by a script against the embedded ImageServer, once
+/// per strategy (naive, the pipeline alone, the pipeline with the scroll-aware display layer),
+/// with the metrics, as text or JSON, and pictures of the final screens and the timelines.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Serve a generated gallery on loopback and load it through the pipeline as thumbnails."
+        abstract: "Scroll a headless feed with three loading strategies over a real loopback server; compare and draw them."
     )
 
-    @Option(help: "Images in the gallery.")
-    var count = 300
+    @Option(help: "Rows in the feed.")
+    var rows = 500
 
-    @Option(help: "Longest side of each thumbnail, in pixels.")
-    var thumbnail = 256
+    @Option(help: "Rows on screen.")
+    var viewport = 8
 
-    @Option(help: "Downloads at once.")
+    @Option(help: "Longest side of each cell's image, in pixels.")
+    var thumbnail = 96
+
+    @Option(help: "Server latency before each response, in milliseconds.")
+    var latency = 150
+
+    @Option(help: "Bandwidth of each response, in kilobytes per second (0: unlimited).")
+    var bandwidth = 600
+
+    @Option(help: "Downloads at once in the pipeline.")
     var maxConcurrentDownloads = 6
 
-    @Option(help: "Seed of the generated gallery.")
-    var seed: UInt64 = 1
+    @Option(help: "Shashin strategy: rows per second above which scrolling defers network work.")
+    var fastScrollVelocity = VisibleItemsLoader<Int>.Policy().fastScrollVelocity
 
-    @Flag(help: "Leave out the few scripted faulty URLs (404, HTML, truncated body, dropped connection).")
-    var noFaults = false
+    @Option(help: "Shashin strategy: rows prefetched ahead in the scroll direction (0: none).")
+    var prefetchDistance = VisibleItemsLoader<Int>.Policy().prefetchDistance
 
-    @Flag(help: "Print the summary as one JSON object on standard output.")
+    @Option(help: "Strategies to run, comma-separated: naive, pipeline, shashin.")
+    var strategies = "naive,pipeline,shashin"
+
+    @Option(help: "Folder for the pictures (final screens and timelines).")
+    var out = "demo-output"
+
+    @Flag(help: "Write no pictures.")
+    var noPictures = false
+
+    @Flag(help: "Print the report as one JSON object keyed by strategy on standard output.")
     var json = false
 
-    func run() async throws {
-        let server = ImageServer()
-        try await server.start()
-        let gallery = Gallery(count: count, seed: seed)
-        let progressEnabled = true
-
-        let generateStart = Date()
-        note("Generating \(gallery.count) images (JPEG, PNG, WebP, GIF; up to 4000×3000)…")
-        try await gallery.pregenerate(using: server.generator)
-        let generateSeconds = Date().timeIntervalSince(generateStart)
-        let galleryBytes = try await gallery.images.asyncReduce(0) { total, spec in
-            total + (try await server.generator.data(for: spec)).count
+    func validate() throws {
+        guard rows >= viewport, viewport >= 1, thumbnail >= 8, latency >= 0, bandwidth >= 0, maxConcurrentDownloads >= 1 else {
+            throw ValidationError("Needs rows ≥ viewport ≥ 1, a thumbnail of at least 8 px, and non-negative network settings.")
         }
-
-        var urls = gallery.urls(on: server).map { (url: $0, expectedToFail: false) }
-        if !noFaults { urls += DemoFaults.install(on: server).map { (url: $0, expectedToFail: true) } }
-        server.resetCounters()
-
-        var configuration = ImagePipeline.Configuration()
-        configuration.maxConcurrentDownloads = maxConcurrentDownloads
-        let pipeline = ImagePipeline(configuration: configuration)
-        let thumbnail = ThumbnailOptions(maxPixelSize: self.thumbnail)
-
-        var passes: [DemoReport.Pass] = []
-        for name in ["first pass (cold)", "second pass (warm)"] {
-            let progress = ProgressLine(label: name, total: urls.count, enabled: progressEnabled)
-            passes.append(await load(urls, pipeline: pipeline, thumbnail: thumbnail, name: name, progress: progress))
-            progress.finish()
-        }
-
-        let report = DemoReport(
-            server: server.baseURL.absoluteString, galleryImages: gallery.count, galleryBytes: galleryBytes,
-            generateSeconds: generateSeconds, thumbnailMaxPixelSize: self.thumbnail,
-            maxConcurrentDownloads: maxConcurrentDownloads, bytesDownloaded: server.bytesSent,
-            requestsServed: server.totalRequests, maxDownloadsInFlight: server.maxInFlight,
-            passes: passes, activeTasksAfter: pipeline.activeTaskCount
-        )
-        await server.stop()
-        print(json ? report.json : report.text)
-        let unexpected = passes.flatMap(\.failures).filter { !$0.expected }
-        if !unexpected.isEmpty { throw ExitCode(1) }
+        _ = try kinds()
     }
 
-    /// Loads every URL at once (the pipeline bounds the work) and tallies where images came from.
-    private func load(_ urls: [(url: URL, expectedToFail: Bool)], pipeline: ImagePipeline, thumbnail: ThumbnailOptions,
-                      name: String, progress: ProgressLine) async -> DemoReport.Pass {
-        let start = Date()
-        let outcomes = await withTaskGroup(of: (URL, Bool, Result<ImageResponse.Source, any Error>).self) { group in
-            for (url, expectedToFail) in urls {
-                group.addTask {
-                    let request = ImageRequest(url: url, thumbnail: thumbnail)
-                    let result: Result<ImageResponse.Source, any Error>
-                    switch pipeline.loadImage(request) {
-                    case .cached(let response): result = .success(response.source)
-                    case .inProgress(let task): result = await Result { try await task.response.source }
-                    }
-                    progress.advance(failed: (try? result.get()) == nil)
-                    return (url, expectedToFail, result)
+    private func kinds() throws -> [FeedStrategyKind] {
+        try strategies.split(separator: ",").map {
+            guard let kind = FeedStrategyKind(rawValue: $0.trimmingCharacters(in: .whitespaces)) else {
+                throw ValidationError("Unknown strategy \($0); choose from naive, pipeline, shashin.")
+            }
+            return kind
+        }
+    }
+
+    func run() async throws {
+        try await FeedDemo(command: self, kinds: try kinds()).run()
+    }
+
+    /// The demo's work, on the main actor: the display layer lives there, as in an app.
+    @MainActor
+    private struct FeedDemo {
+        let command: DemoCommand
+        let kinds: [FeedStrategyKind]
+
+        func run() async throws {
+            let script = FeedScript.standard
+            let catalog = FeedCatalog(rows: command.rows, thumbnailSize: command.thumbnail)
+            let server = ImageServer()
+            try await server.start()
+            server.latency = .milliseconds(command.latency)
+            server.bytesPerSecond = command.bandwidth > 0 ? command.bandwidth * 1000 : nil
+
+            let reach = min(command.rows, Int(script.maxOffset.rounded(.up)) + command.viewport + 20)
+            note("Generating the images of rows 0–\(reach - 1)…")
+            try await server.generator.pregenerate(catalog.specs.prefix(reach))
+            var encodedBytes: [Int: Int] = [:]
+            for row in 0..<reach { encodedBytes[row] = try await server.generator.data(for: catalog.specs[row]).count }
+
+            var recordings: [FeedRecording] = []
+            var screens: [FeedPictures.Screen] = []
+            for kind in kinds {
+                note("Scrolling with the \(kind.rawValue) strategy (\(String(format: "%.1f", script.duration)) s)…")
+                let strategy = makeStrategy(kind, catalog: catalog, server: server)
+                let run = FeedRun(strategy: strategy, script: script, rows: command.rows, viewportRows: command.viewport, server: server)
+                let recording = try await run.run()
+                recordings.append(recording)
+                screens.append(FeedPictures.Screen(strategy: kind.rawValue, rows: run.finalScreen))
+            }
+            let address = server.baseURL.absoluteString
+            await server.stop()
+
+            // The truth: each row shown anywhere, decoded straight from its bytes, outside every strategy.
+            var truth: [Int: UInt64] = [:]
+            let shownRows = Set(recordings.flatMap { $0.imageEvents.map(\.row) })
+            for row in shownRows.sorted() {
+                let data = try await server.generator.data(for: catalog.specs[row])
+                truth[row] = try FeedCatalog.decode(data, thumbnail: catalog.thumbnail).fingerprint
+            }
+
+            let metrics = recordings.map {
+                ($0.strategy, FeedMetrics($0, script: script, rows: command.rows, viewportRows: command.viewport,
+                                          truth: truth, encodedBytes: encodedBytes))
+            }
+            var pictures: [String] = []
+            if !command.noPictures {
+                let folder = URL(fileURLWithPath: command.out, isDirectory: true)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let encoder = PlatformImageEncoder()
+                for (name, bitmap) in [
+                    ("final-screens.png", FeedPictures.finalScreens(screens, truth: truth, cellSize: command.thumbnail)),
+                    ("timelines.png", FeedPictures.timelines(recordings, script: script, truth: truth)),
+                ] {
+                    let file = folder.appendingPathComponent(name)
+                    try encoder.encode(bitmap, as: .png, quality: 1).write(to: file)
+                    pictures.append(file.path)
                 }
             }
-            var outcomes: [(URL, Bool, Result<ImageResponse.Source, any Error>)] = []
-            for await outcome in group { outcomes.append(outcome) }
-            return outcomes
+            let report = FeedReport(
+                settings: .init(rows: command.rows, viewportRows: command.viewport, thumbnailPixels: command.thumbnail,
+                                latencyMs: command.latency, bytesPerSecondPerResponse: command.bandwidth * 1000,
+                                maxConcurrentDownloads: command.maxConcurrentDownloads, scriptSeconds: script.duration,
+                                server: address),
+                strategies: metrics, pictures: pictures)
+            print(command.json ? report.json : report.text)
         }
-        let seconds = Date().timeIntervalSince(start)
-        var sources: [String: Int] = [:]
-        var failures: [DemoReport.Failure] = []
-        for (url, expected, result) in outcomes {
-            switch result {
-            case .success(let source): sources[source.rawValue, default: 0] += 1
-            case .failure(let error):
-                failures.append(.init(url: url.path, reason: String(describing: error), expected: expected))
+
+        private func makeStrategy(_ kind: FeedStrategyKind, catalog: FeedCatalog, server: ImageServer) -> any FeedStrategy {
+            var configuration = ImagePipeline.Configuration()
+            configuration.dataLoader = URLSessionDataLoader()
+            configuration.maxConcurrentDownloads = command.maxConcurrentDownloads
+            let pipeline = ImagePipeline(configuration: configuration)
+            switch kind {
+            case .naive: return NaiveFeedStrategy(catalog: catalog, server: server)
+            case .pipeline: return PipelineFeedStrategy(catalog: catalog, server: server, pipeline: pipeline)
+            case .shashin:
+                var policy = VisibleItemsLoader<Int>.Policy()
+                policy.fastScrollVelocity = command.fastScrollVelocity
+                policy.prefetchDistance = command.prefetchDistance
+                return ShashinFeedStrategy(catalog: catalog, server: server, pipeline: pipeline, policy: policy)
             }
         }
-        failures.sort { $0.url < $1.url }
-        let loaded = outcomes.count - failures.count
-        return DemoReport.Pass(name: name, images: outcomes.count, loaded: loaded, seconds: seconds,
-                               imagesPerSecond: seconds > 0 ? Double(loaded) / seconds : 0,
-                               sources: sources, failures: failures)
-    }
 
-    private func note(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-}
-
-extension Result where Failure == any Error {
-    init(catching body: () async throws -> Success) async {
-        do { self = .success(try await body()) } catch { self = .failure(error) }
-    }
-}
-
-extension Sequence {
-    func asyncReduce<Result>(_ initial: Result, _ next: (Result, Element) async throws -> Result) async rethrows -> Result {
-        var result = initial
-        for element in self { result = try await next(result, element) }
-        return result
+        private func note(_ text: String) {
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
     }
 }

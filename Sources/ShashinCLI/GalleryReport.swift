@@ -1,7 +1,7 @@
 import Foundation
 
-/// What `shashin demo` prints at the end, as text or as one JSON object.
-struct DemoReport: Codable {
+/// What `shashin gallery` prints at the end, as text or as one JSON object.
+struct GalleryReport: Codable {
     struct Failure: Codable {
         var url: String
         var reason: String
@@ -32,7 +32,7 @@ struct DemoReport: Codable {
 
     var text: String {
         var lines: [String] = []
-        lines.append("Shashin demo — \(galleryImages) images (\(Self.megabytes(galleryBytes)) encoded) from \(server)")
+        lines.append("Shashin gallery — \(galleryImages) images (\(Self.megabytes(galleryBytes)) encoded) from \(server)")
         lines.append("  gallery generated in \(String(format: "%.1f", generateSeconds)) s; thumbnails of \(thumbnailMaxPixelSize) px; at most \(maxConcurrentDownloads) downloads at once")
         for pass in passes {
             let sources = pass.sources.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -48,7 +48,7 @@ struct DemoReport: Codable {
         }
         lines.append("")
         lines.append("network: \(Self.megabytes(bytesDownloaded)) in \(requestsServed) requests; most downloads in flight at once (counted by the server): \(maxDownloadsInFlight)")
-        lines.append("tasks still active after the demo: \(activeTasksAfter)")
+        lines.append("tasks still active after the gallery load: \(activeTasksAfter)")
         return lines.joined(separator: "\n")
     }
 

@@ -4,7 +4,7 @@ import Shashin
 
 /// A few URLs that fail on purpose, so the demo shows what failures look like and that none of
 /// them crashes or caches anything.
-enum DemoFaults {
+enum GalleryFaults {
     static func install(on server: ImageServer) -> [URL] {
         server.setRoute("/faults/missing.jpg", .status(404, text: "not here"))
         server.setRoute("/faults/page.jpg", .data(Data("<!doctype html><title>Oops</title>".utf8), contentType: "text/html"))

@@ -1,0 +1,55 @@
+import Foundation
+import Shashin
+
+/// A headless cell of the feed: shows what it is told, like an image view, and reports every
+/// change to the run's recorder. Cells are reused: `row` is the row it is configured for now.
+@MainActor
+final class FeedCell: ImageDisplaying {
+    enum Content {
+        case empty
+        case placeholder
+        case image(Bitmap)
+        case failure
+    }
+
+    let id: Int
+    private(set) var row: Int?
+    private(set) var content = Content.empty
+    /// Placeholders shown since the cell was created: a configure that raises it showed one.
+    private(set) var placeholdersShown = 0
+    /// The fingerprint of the image shown, when one is.
+    private(set) var fingerprint: UInt64?
+    private let onImage: (FeedCell, UInt64) -> Void
+
+    init(id: Int, onImage: @escaping (FeedCell, UInt64) -> Void) {
+        self.id = id
+        self.onImage = onImage
+    }
+
+    func prepare(for row: Int) { self.row = row }
+
+    nonisolated func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
+        MainActor.assumeIsolated {
+            content = .image(image)
+            let fingerprint = image.fingerprint
+            self.fingerprint = fingerprint
+            onImage(self, fingerprint)
+        }
+    }
+
+    nonisolated func displayPlaceholder(_ placeholder: PlatformImage?) {
+        MainActor.assumeIsolated {
+            content = .placeholder
+            fingerprint = nil
+            placeholdersShown += 1
+        }
+    }
+
+    nonisolated func displayFailure(_ image: PlatformImage?, error: any Error) {
+        MainActor.assumeIsolated { content = .failure; fingerprint = nil }
+    }
+
+    nonisolated func clearImage() {
+        MainActor.assumeIsolated { content = .empty; fingerprint = nil }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// What `shashin demo` prints: the settings and every strategy's metrics, as a table or as one
+/// JSON object keyed by strategy (plus `settings`).
+struct FeedReport {
+    struct Settings: Codable {
+        var rows: Int
+        var viewportRows: Int
+        var thumbnailPixels: Int
+        var latencyMs: Int
+        var bytesPerSecondPerResponse: Int
+        var maxConcurrentDownloads: Int
+        var scriptSeconds: Double
+        var server: String
+    }
+
+    let settings: Settings
+    let strategies: [(name: String, metrics: FeedMetrics)]
+    let pictures: [String]
+
+    var json: String {
+        struct Key: CodingKey {
+            var stringValue: String
+            init(_ string: String) { stringValue = string }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+        struct Whole: Encodable {
+            let report: FeedReport
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(report.settings, forKey: Key("settings"))
+                for (name, metrics) in report.strategies { try container.encode(metrics, forKey: Key(name)) }
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = (try? encoder.encode(Whole(report: self))) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    var text: String {
+        var lines: [String] = []
+        let s = settings
+        lines.append("Shashin feed demo — \(s.rows) rows, \(s.viewportRows) on screen, \(s.thumbnailPixels) px thumbnails, "
+            + "\(String(format: "%.1f", s.scriptSeconds)) s scripted scroll (drag, four flicks over ~200 rows, rests, fling back)")
+        lines.append("network: ImageServer on \(s.server), \(s.latencyMs) ms latency, \(s.bytesPerSecondPerResponse / 1000) KB/s per response; "
+            + "pipeline: \(s.maxConcurrentDownloads) downloads at once")
+        lines.append("")
+        let header = ["", "time-to-image at rest p50 / p95 / max", "flashes", "wrong-row", "downloaded", "shown", "requests", "peak", "sources"]
+        var table = [header]
+        for (name, m) in strategies {
+            let t = m.timeToImageAtRestMs
+            let censored = t.censored > 0 ? " (\(t.censored) of \(t.samples) never shown: ≥)" : ""
+            table.append([
+                name,
+                "\(Int(t.p50)) / \(Int(t.p95)) / \(Int(t.max)) ms" + censored,
+                "\(m.placeholderFlashes) of \(m.cellsConfiguredWithImageInMemory)",
+                "\(m.wrongRowImages)",
+                Self.megabytes(m.bytesDownloaded),
+                Self.megabytes(m.bytesShown),
+                "\(m.requests)",
+                "\(m.peakConcurrentDownloads)",
+                m.sources.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
+            ])
+        }
+        let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+        for row in table {
+            lines.append(row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+                .joined(separator: "  "))
+        }
+        if let naive = strategies.first(where: { $0.name == "naive" })?.metrics,
+           let shashin = strategies.first(where: { $0.name == "shashin" })?.metrics, naive.bytesDownloaded > 0,
+           naive.timeToImageAtRestMs.p95 > 0 {
+            lines.append("")
+            lines.append(String(format: "shashin vs naive: bytes %.2f×, p95 time-to-image at rest %.2f×",
+                                Double(shashin.bytesDownloaded) / Double(naive.bytesDownloaded),
+                                shashin.timeToImageAtRestMs.p95 / naive.timeToImageAtRestMs.p95))
+        }
+        if !pictures.isEmpty {
+            lines.append("")
+            lines.append("pictures: " + pictures.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.2f MB", Double(bytes) / 1_000_000)
+    }
+}

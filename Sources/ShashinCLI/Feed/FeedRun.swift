@@ -1,0 +1,120 @@
+import Foundation
+import ImageServer
+import Shashin
+
+/// Plays the script against one strategy in real time: a frame every 1/60 s, a viewport of
+/// `viewportRows` rows over `rows`, a pool of reused cells; records what every visible row shows.
+@MainActor
+final class FeedRun {
+    let strategy: any FeedStrategy
+    let script: FeedScript
+    let rows: Int
+    let viewportRows: Int
+    let server: ImageServer
+    static let framesPerSecond = 60.0
+
+    private var recording: FeedRecording
+    private var visible: [Int: FeedCell] = [:]
+    private var pool: [FeedCell] = []
+    private var cellCount = 0
+    private var startedAt = ContinuousClock.now
+
+    init(strategy: any FeedStrategy, script: FeedScript, rows: Int, viewportRows: Int, server: ImageServer) {
+        self.strategy = strategy
+        self.script = script
+        self.rows = rows
+        self.viewportRows = viewportRows
+        self.server = server
+        recording = FeedRecording(strategy: strategy.name)
+    }
+
+    /// The rows on screen when the top of the viewport is at `offset`.
+    nonisolated static func visibleRows(offset: Double, viewportRows: Int, rows: Int) -> [Int] {
+        let first = max(0, Int(offset.rounded(.down)))
+        let last = min(rows - 1, Int((offset + Double(viewportRows)).rounded(.up)) - 1)
+        return first <= last ? Array(first...last) : []
+    }
+
+    func run() async throws -> FeedRecording {
+        server.resetCounters()
+        startedAt = ContinuousClock.now
+        let maxOffset = Double(max(0, rows - viewportRows))
+        var frame = 0
+        while true {
+            let time = now
+            guard time <= script.duration else { break }
+            let moment = script.moment(at: time, maxOffset: maxOffset)
+            step(time: time, moment: moment)
+            frame += 1
+            try await Task.sleep(until: startedAt + .seconds(Double(frame) / Self.framesPerSecond), clock: .continuous)
+        }
+        recording.seconds = now
+        recording.bytesSent = server.bytesSent
+        recording.requests = server.totalRequests
+        recording.maxInFlight = server.maxInFlight
+        recording.sources = strategy.sources
+        finalScreen = screen.map { row, cell in
+            let image: Bitmap? = if case .image(let bitmap) = cell.content { bitmap } else { nil }
+            return (row, image, recording.frames.last?.rows.first { $0.row == row }?.state ?? .empty)
+        }
+        await strategy.finish()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while server.inFlight > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        return recording
+    }
+
+    /// The last frame of the script, taken before the strategy stopped: each visible row, the
+    /// image its cell showed and its state.
+    private(set) var finalScreen: [(row: Int, image: Bitmap?, state: FeedRecording.RowState)] = []
+
+    /// Each visible row's cell now.
+    private var screen: [(row: Int, cell: FeedCell)] {
+        visible.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    private var now: Double {
+        let elapsed = ContinuousClock.now - startedAt
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    private func step(time: Double, moment: FeedScript.Moment) {
+        let rowsNow = Self.visibleRows(offset: moment.offset, viewportRows: viewportRows, rows: rows)
+        strategy.scrolled(visibleRows: rowsNow, scroll: moment.scroll)
+        let onScreen = Set(rowsNow)
+        for (row, cell) in visible where !onScreen.contains(row) {
+            visible[row] = nil
+            pool.append(cell)
+        }
+        for row in rowsNow where visible[row] == nil {
+            let cell = pool.popLast() ?? makeCell()
+            cell.prepare(for: row)
+            visible[row] = cell
+            recording.entries[row, default: []].append(time)
+            let inMemory = strategy.isInMemory(row)
+            let placeholders = cell.placeholdersShown
+            strategy.configure(cell, row: row)
+            if inMemory {
+                recording.memoryConfigures += 1
+                if cell.placeholdersShown != placeholders || cell.fingerprint == nil { recording.flashes += 1 }
+            }
+        }
+        recording.frames.append(FeedRecording.Frame(time: time, rows: rowsNow.map { row in
+            let cell = visible[row]!
+            let state: FeedRecording.RowState = switch cell.content {
+            case .empty: .empty
+            case .placeholder: .placeholder
+            case .image: .image(fingerprint: cell.fingerprint ?? 0)
+            case .failure: .failure
+            }
+            return (row, state)
+        }))
+    }
+
+    private func makeCell() -> FeedCell {
+        cellCount += 1
+        return FeedCell(id: cellCount) { [weak self] cell, fingerprint in
+            guard let self, let row = cell.row else { return }
+            recording.imageEvents.append(.init(time: now, row: row, fingerprint: fingerprint))
+        }
+    }
+}

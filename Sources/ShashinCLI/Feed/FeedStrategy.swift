@@ -1,0 +1,33 @@
+import Foundation
+import ImageServer
+import Shashin
+
+/// One way of loading the feed's images, driven by the same scripted scroll as the others.
+/// Calls come in the order a UIKit list makes them: `scrolled` on every frame (like
+/// `scrollViewDidScroll`), then `configure` for each cell that comes on screen (like
+/// `cellForItemAt`).
+@MainActor
+protocol FeedStrategy: AnyObject {
+    /// The key of the strategy in the report.
+    var name: String { get }
+    /// A cell now shows `row` (new, or reused from a row that left).
+    func configure(_ cell: FeedCell, row: Int)
+    /// The visible rows and how the list moves.
+    func scrolled(visibleRows: [Int], scroll: ScrollState)
+    /// Whether `row`'s image is in this strategy's memory cache now.
+    func isInMemory(_ row: Int) -> Bool
+    /// Where shown images came from (`network`, `memory`, ...), counted.
+    var sources: [String: Int] { get }
+    /// Stops all work (the script is over).
+    func finish() async
+}
+
+/// Which strategy, by name.
+enum FeedStrategyKind: String, CaseIterable {
+    /// Every cell starts its own URLSession load: no cancellation, no coalescing, no priority.
+    case naive
+    /// `ImageBinding` per cell on the pipeline, without the scroll-aware policy or prefetching.
+    case pipeline
+    /// `ImageBinding` + `VisibleItemsLoader` + `ImagePrefetcher`.
+    case shashin
+}

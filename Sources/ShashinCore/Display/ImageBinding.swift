@@ -1,0 +1,224 @@
+/// Loads one request at a time into one view, safely for reused views: a result that arrives for
+/// a request the view no longer wants is dropped, never shown.
+///
+/// Setting a request cancels the previous one, shows a memory-cache hit at once (in this frame,
+/// with no transition, without a placeholder first), and otherwise shows the placeholder and
+/// then the image with the options' transition when it arrives. A `nil` request clears the view.
+///
+/// ```swift
+/// let binding = ImageBinding(target: cell, pipeline: pipeline,
+///                            options: .init(placeholder: grey, transition: .fade(duration: 0.2)))
+/// binding.setRequest(ImageRequest(url: url, thumbnail: .init(maxPixelSize: 300)))
+/// ```
+///
+/// **Isolation.** A binding is not `Sendable`: it lives in the isolation domain of the code that
+/// drives it — the main actor in an app, any actor in a headless program — and every call to its
+/// target happens there, including the completion of a load, which resumes on the actor the
+/// request was set from (`#isolation`). The compiler keeps a binding from crossing to another
+/// actor. It does not need the main actor, so Linux tools and tests use it too.
+public final class ImageBinding {
+    /// How a binding shows what it loads.
+    public struct Options {
+        /// Shown while an image loads; `nil` (default) shows nothing.
+        public var placeholder: PlatformImage?
+        /// Shown when a load fails; `nil` (default) shows nothing.
+        public var failureImage: PlatformImage?
+        /// How a loaded image appears; default a 0.25 s fade. Memory-cache hits always appear
+        /// with `.none`.
+        public var transition: ImageTransition
+        /// How the view should fit the image; `nil` (default) leaves the view's own mode.
+        public var contentMode: ImageContentMode?
+        /// Keep showing the current image, not the placeholder, while the next one loads; for a
+        /// view that moves from one image of the same thing to another (a larger size, a new
+        /// avatar). Leave it `false` (default) on reused cells, where the current image belongs
+        /// to another row.
+        public var keepsCurrentImageWhileLoading: Bool
+        /// The priority every request of this binding loads at; `nil` (default) keeps the
+        /// request's own.
+        public var priority: ImageRequest.Priority?
+
+        /// Creates options; every parameter has the default its property documents.
+        public init(placeholder: PlatformImage? = nil, failureImage: PlatformImage? = nil,
+                    transition: ImageTransition = .fade(duration: 0.25), contentMode: ImageContentMode? = nil,
+                    keepsCurrentImageWhileLoading: Bool = false, priority: ImageRequest.Priority? = nil) {
+            self.placeholder = placeholder
+            self.failureImage = failureImage
+            self.transition = transition
+            self.contentMode = contentMode
+            self.keepsCurrentImageWhileLoading = keepsCurrentImageWhileLoading
+            self.priority = priority
+        }
+    }
+
+    /// Where a binding is with its current request.
+    public enum State: Sendable, Hashable {
+        /// No request.
+        case empty
+        /// The request waits for ``startDeferredLoad(priority:isolation:)``: it was set with
+        /// `deferringNetwork: true` and was not in memory, or its load was cancelled.
+        case deferred
+        /// Loading.
+        case loading
+        /// The image is shown; it came from `source`.
+        case success(ImageResponse.Source)
+        /// The load failed; the failure image is shown.
+        case failure
+    }
+
+    /// The pipeline the binding loads through.
+    public let pipeline: ImagePipeline
+    /// The view; held weakly (a view usually owns its binding).
+    public private(set) weak var target: (any ImageDisplaying)?
+    /// How images are shown; changes apply from the next request.
+    public var options: Options
+    /// Called after every image or failure the binding shows, memory hits included (never for
+    /// a cancelled or superseded load): to count sources, log timings, or resize a view.
+    public var onCompletion: ((Result<ImageResponse, any Error>) -> Void)?
+
+    /// The request the view wants now; `nil` after `setRequest(nil)`.
+    public private(set) var request: ImageRequest?
+    /// Where the current request is.
+    public private(set) var state: State = .empty
+
+    private var task: ImageTask?
+    private var waiter: Task<Void, Never>?
+    /// Bumped on every change of request: a completion carrying an older value is stale.
+    private var generation = 0
+    /// What the binding last put in the view, so it never shows the same placeholder twice.
+    private var shown = Shown.nothing
+
+    private enum Shown { case nothing, placeholder, image, failure }
+
+    /// Creates a binding that shows images in `target`.
+    public init(target: any ImageDisplaying, pipeline: ImagePipeline, options: Options = Options()) {
+        self.target = target
+        self.pipeline = pipeline
+        self.options = options
+    }
+
+    deinit {
+        task?.cancel()
+        waiter?.cancel()
+    }
+
+    /// Makes `request` the one the view wants. Cancels the previous load; shows a memory-cache
+    /// hit now; otherwise shows the placeholder and loads — or, with `deferringNetwork`, waits
+    /// for ``startDeferredLoad(priority:isolation:)`` (what a fast fling wants). `nil` clears the view.
+    public func setRequest(_ request: ImageRequest?, deferringNetwork: Bool = false,
+                           isolation: isolated (any Actor) = #isolation) {
+        cancelLoad()
+        generation &+= 1
+        guard var request else {
+            self.request = nil
+            state = .empty
+            shown = .nothing
+            target?.clearImage()
+            return
+        }
+        if let priority = options.priority { request.priority = priority }
+        self.request = request
+        if deferringNetwork {
+            if let image = pipeline.cachedImage(for: request) {
+                show(.success(ImageResponse(image: image, request: request, source: .memory)))
+            } else {
+                state = .deferred
+                showPlaceholder()
+            }
+            return
+        }
+        start(request, isolation: isolation)
+    }
+
+    /// Starts loading a deferred request (see ``State/deferred``), at `priority` when given.
+    /// Returns whether a load started or a memory hit was shown; `false` when nothing was deferred.
+    @discardableResult
+    public func startDeferredLoad(priority: ImageRequest.Priority? = nil,
+                                  isolation: isolated (any Actor) = #isolation) -> Bool {
+        guard state == .deferred, var request else { return false }
+        if let priority { request.priority = priority }
+        self.request = request
+        generation &+= 1
+        start(request, isolation: isolation)
+        return true
+    }
+
+    /// The priority of the load in progress; `nil` when nothing loads. Setting it moves the
+    /// queued work (shared work runs at the highest priority of those waiting for it).
+    public var priority: ImageRequest.Priority? {
+        get { task?.priority }
+        set {
+            guard let newValue else { return }
+            task?.priority = newValue
+            request?.priority = newValue
+        }
+    }
+
+    /// Stops the load in progress, keeping what the view shows; the request becomes
+    /// ``State/deferred`` and can be started again.
+    public func cancel() {
+        guard state == .loading else { return }
+        cancelLoad()
+        generation &+= 1
+        state = .deferred
+    }
+
+    // MARK: Private
+
+    private func start(_ request: ImageRequest, isolation: isolated (any Actor)) {
+        switch pipeline.loadImage(request) {
+        case .cached(let response):
+            show(.success(response))
+        case .inProgress(let task):
+            state = .loading
+            showPlaceholder()
+            self.task = task
+            let generation = self.generation
+            waiter = Task { [weak self] in
+                _ = isolation // runs on the caller's actor, where the binding and its target live
+                let result: Result<ImageResponse, any Error>
+                do { result = .success(try await task.response) } catch { result = .failure(error) }
+                self?.complete(result, generation: generation)
+            }
+        }
+    }
+
+    private func complete(_ result: Result<ImageResponse, any Error>, generation: Int) {
+        // The view wants another request now (or none): this result is not for it.
+        guard generation == self.generation else { return }
+        task = nil
+        waiter = nil
+        if case .failure(let error) = result, error is CancellationError {
+            state = .deferred
+            return
+        }
+        show(result)
+    }
+
+    private func show(_ result: Result<ImageResponse, any Error>) {
+        switch result {
+        case .success(let response):
+            state = .success(response.source)
+            shown = .image
+            let transition: ImageTransition = response.source == .memory ? .none : options.transition
+            target?.display(response.image, transition: transition, contentMode: options.contentMode)
+        case .failure(let error):
+            state = .failure
+            shown = .failure
+            target?.displayFailure(options.failureImage, error: error)
+        }
+        onCompletion?(result)
+    }
+
+    private func showPlaceholder() {
+        if shown == .placeholder || (options.keepsCurrentImageWhileLoading && shown == .image) { return }
+        shown = .placeholder
+        target?.displayPlaceholder(options.placeholder)
+    }
+
+    private func cancelLoad() {
+        task?.cancel()
+        task = nil
+        waiter?.cancel()
+        waiter = nil
+    }
+}

@@ -1,0 +1,219 @@
+/// Decides, as a list scrolls, which images to load, which to defer and which to give up:
+/// scroll-aware lazy loading without swizzling and without a base view controller.
+///
+/// Tell it which items are visible and how the list moves (``update(visibleItems:scroll:isolation:)``,
+/// on every scroll callback), and give it each cell's ``ImageBinding`` when the cell is
+/// configured (``display(_:in:isolation:)``). With the default ``Policy``:
+/// - during a fast fling, cells that fly past show memory-cache hits at once but start no
+///   network work (their requests wait as ``ImageBinding/State/deferred``);
+/// - when the list slows down or stops, the visible items load at high priority;
+/// - the next items in the scroll direction are prefetched at low priority;
+/// - items that leave the screen while loading drop to the lowest priority and are cancelled
+///   once they are more than ``Policy/keepDistance`` items away.
+///
+/// ```swift
+/// let loader = VisibleItemsLoader<Post.ID>(pipeline: pipeline, items: posts.map(\.id)) { id in
+///     ImageRequest(url: posts[id].imageURL, thumbnail: .init(maxPixelSize: 300))
+/// }
+/// // configuring a cell:        loader.display(post.id, in: cell.imageBinding)
+/// // on every scroll callback:   loader.update(visibleItems: visibleIDs, scroll: ScrollState(phase: .decelerating, velocity: v))
+/// ```
+///
+/// **Isolation.** Like ``ImageBinding``, a loader lives on the actor that drives it (the main
+/// actor in an app) and is not `Sendable`.
+public final class VisibleItemsLoader<ID: Hashable> {
+    /// What the loader does as the list moves; every part can be changed.
+    public struct Policy: Sendable {
+        /// Whether fast scrolling defers network work (memory hits still show). Default `true`.
+        public var defersNetworkWhileScrollingFast = true
+        /// Items per second above which scrolling counts as fast. Default 12 (a feed of
+        /// 100-point rows scrolled faster than 1,200 points a second).
+        public var fastScrollVelocity = 12.0
+        /// Items ahead in the scroll direction to prefetch when not scrolling fast; 0 turns
+        /// prefetching off. Default 6.
+        public var prefetchDistance = 6
+        /// How far (in items beyond the visible ones) an item that left the screen keeps
+        /// loading, at ``leftPriority``; farther, its load is cancelled. Default 8.
+        public var keepDistance = 8
+        /// The priority of visible items. Default `.high`.
+        public var visiblePriority: ImageRequest.Priority = .high
+        /// The priority of prefetched items. Default `.low`.
+        public var prefetchPriority: ImageRequest.Priority = .low
+        /// The priority of items that left the screen while loading. Default `.veryLow`.
+        public var leftPriority: ImageRequest.Priority = .veryLow
+
+        /// The default policy.
+        public init() {}
+    }
+
+    /// The pipeline images load through.
+    public let pipeline: ImagePipeline
+    /// Prefetches the items ahead and keeps loading those that just left.
+    public let prefetcher: ImagePrefetcher
+    /// What the loader does as the list moves; changes apply from the next update.
+    public var policy: Policy
+    /// Every item in list order: what "ahead" and "distance" mean. Set it when the data changes.
+    public var items: [ID] { didSet { reindex() } }
+    /// The items visible at the last update, in list order.
+    public private(set) var visibleItems: [ID] = []
+    /// The scroll state at the last update.
+    public private(set) var scroll: ScrollState = .idle
+
+    private let makeRequest: (ID) -> ImageRequest?
+    private var indexOf: [ID: Int] = [:]
+    private var direction = 1
+    /// The binding showing each item, and the item each binding shows.
+    private var bindings: [ID: WeakBinding] = [:]
+    private var itemOfBinding: [ObjectIdentifier: ID] = [:]
+    /// Items prefetched ahead, and the loads the loader holds for items that left the screen
+    /// (their cells may be reused at once; the download they started goes on at low priority).
+    private var ahead: [ID: ImageRequest] = [:]
+    private var behind: [ID: ImageTask] = [:]
+
+    /// Creates a loader.
+    /// - Parameters:
+    ///   - pipeline: where images load.
+    ///   - items: every item in list order; can be set later.
+    ///   - policy: what to do as the list moves; default ``Policy/init()``.
+    ///   - prefetcher: the prefetcher to use; default a new one on `pipeline`, at most 2 at once.
+    ///   - request: the image request of an item; `nil` for an item without an image.
+    public init(pipeline: ImagePipeline, items: [ID] = [], policy: Policy = Policy(),
+                prefetcher: ImagePrefetcher? = nil, request: @escaping (ID) -> ImageRequest?) {
+        self.pipeline = pipeline
+        self.items = items
+        self.policy = policy
+        self.prefetcher = prefetcher ?? ImagePrefetcher(pipeline: pipeline)
+        self.makeRequest = request
+        reindex()
+    }
+
+    deinit {
+        prefetcher.stopPrefetching(with: Array(ahead.values))
+        for task in behind.values { task.cancel() }
+    }
+
+    /// Whether network work may start now: not while scrolling fast (under the policy).
+    public var allowsNetwork: Bool {
+        !(policy.defersNetworkWhileScrollingFast && scroll.phase != .idle
+            && abs(scroll.velocity) >= policy.fastScrollVelocity)
+    }
+
+    /// Items being prefetched ahead of the visible ones.
+    public var prefetchingItems: Set<ID> { Set(ahead.keys) }
+    /// Items that left the screen and still load, at ``Policy/leftPriority``.
+    public var leavingItems: Set<ID> { Set(behind.filter { !$0.value.isFinished }.keys) }
+
+    /// Shows item `id` through `binding` (a cell's, as the cell is configured or reused): a
+    /// memory hit at once; otherwise a load at ``Policy/visiblePriority``, or a deferred request
+    /// while scrolling fast.
+    public func display(_ id: ID, in binding: ImageBinding, isolation: isolated (any Actor) = #isolation) {
+        let key = ObjectIdentifier(binding)
+        if let previous = itemOfBinding[key], bindings[previous]?.binding === binding { bindings[previous] = nil }
+        guard var request = makeRequest(id) else {
+            itemOfBinding[key] = nil
+            binding.setRequest(nil)
+            return
+        }
+        request.priority = policy.visiblePriority
+        binding.setRequest(request, deferringNetwork: !allowsNetwork)
+        bindings[id] = WeakBinding(binding: binding)
+        itemOfBinding[key] = id
+        // After the binding joined the work: a prefetch or kept load in flight hands its download over.
+        if let request = ahead.removeValue(forKey: id) { prefetcher.stopPrefetching(with: [request]) }
+        behind.removeValue(forKey: id)?.cancel()
+    }
+
+    /// Tells the loader what is visible (in any order) and how the list moves; call it on every
+    /// scroll callback and when scrolling ends.
+    public func update(visibleItems: [ID], scroll: ScrollState, isolation: isolated (any Actor) = #isolation) {
+        let previous = Set(self.visibleItems)
+        let visible = visibleItems.sorted { (indexOf[$0] ?? .max) < (indexOf[$1] ?? .max) }
+        let visibleSet = Set(visible)
+        self.visibleItems = visible
+        self.scroll = scroll
+        if scroll.velocity > 0 { direction = 1 } else if scroll.velocity < 0 { direction = -1 }
+
+        // Items that left while loading: keep them going, last in line, even when their cells
+        // are reused...
+        for id in previous.subtracting(visibleSet) where behind[id] == nil {
+            guard let binding = bindings[id]?.binding, binding.state == .loading, var request = binding.request else { continue }
+            binding.priority = policy.leftPriority
+            request.priority = policy.leftPriority
+            if case .inProgress(let task) = pipeline.loadImage(request) { behind[id] = task }
+        }
+
+        // ...until they are too far away.
+        let range = visibleRange()
+        for (id, task) in behind where !visibleSet.contains(id) && (task.isFinished || distance(of: id, from: range) > policy.keepDistance) {
+            behind[id] = nil
+            task.cancel()
+            if let binding = bindings[id]?.binding, binding.state == .loading { binding.cancel() }
+        }
+        var dropped: [ImageRequest] = []
+
+        let wantedAhead = allowsNetwork ? aheadItems(from: range) : []
+        for (id, request) in ahead where !wantedAhead.contains(id) {
+            ahead[id] = nil
+            dropped.append(request)
+        }
+        if !dropped.isEmpty { prefetcher.stopPrefetching(with: dropped) }
+
+        guard allowsNetwork else { return }
+        for id in visible {
+            guard let binding = bindings[id]?.binding else { continue }
+            switch binding.state {
+            case .deferred: binding.startDeferredLoad(priority: policy.visiblePriority)
+            case .loading where binding.priority != policy.visiblePriority: binding.priority = policy.visiblePriority
+            default: break
+            }
+        }
+        var prefetch: [ImageRequest] = []
+        for id in wantedAhead where ahead[id] == nil && bindings[id]?.binding == nil {
+            guard var request = makeRequest(id) else { continue }
+            request.priority = policy.prefetchPriority
+            ahead[id] = request
+            prefetch.append(request)
+        }
+        if !prefetch.isEmpty { prefetcher.startPrefetching(with: prefetch, priority: policy.prefetchPriority) }
+    }
+
+    /// Stops every prefetch and every deferred or kept load; visible bindings keep theirs.
+    public func stop() {
+        prefetcher.stopPrefetching(with: Array(ahead.values))
+        for task in behind.values { task.cancel() }
+        ahead = [:]
+        behind = [:]
+    }
+
+    // MARK: Private
+
+    /// Cells own their bindings; the loader only points at them.
+    private struct WeakBinding {
+        weak var binding: ImageBinding?
+    }
+
+    private func reindex() {
+        indexOf = Dictionary(items.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private func visibleRange() -> ClosedRange<Int>? {
+        let indices = visibleItems.compactMap { indexOf[$0] }
+        guard let low = indices.min(), let high = indices.max() else { return nil }
+        return low...high
+    }
+
+    private func distance(of id: ID, from range: ClosedRange<Int>?) -> Int {
+        guard let range, let index = indexOf[id] else { return .max }
+        if index < range.lowerBound { return range.lowerBound - index }
+        if index > range.upperBound { return index - range.upperBound }
+        return 0
+    }
+
+    private func aheadItems(from range: ClosedRange<Int>?) -> [ID] {
+        guard let range, policy.prefetchDistance > 0 else { return [] }
+        let indices: [Int] = direction > 0
+            ? Array(stride(from: range.upperBound + 1, to: min(items.count, range.upperBound + 1 + policy.prefetchDistance), by: 1))
+            : Array(stride(from: range.lowerBound - 1, through: max(0, range.lowerBound - policy.prefetchDistance), by: -1))
+        return indices.map { items[$0] }
+    }
+}

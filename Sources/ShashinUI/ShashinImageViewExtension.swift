@@ -1,0 +1,61 @@
+// Apple platforms only; compiles to nothing elsewhere. Not compiled on this project's Linux CI.
+#if canImport(UIKit) || canImport(AppKit)
+#if canImport(UIKit)
+import UIKit
+/// The image view type the `shashin` entry point extends.
+public typealias ShashinImageView = UIImageView
+#else
+import AppKit
+/// The image view type the `shashin` entry point extends.
+public typealias ShashinImageView = NSImageView
+#endif
+import ObjectiveC
+import Shashin
+
+/// `imageView.shashin`: loads images into an image view through a binding the view keeps, so a
+/// reused cell never shows a late image of its previous row.
+///
+/// ```swift
+/// cell.imageView.shashin.setImage(with: ImageRequest(url: url, thumbnail: .init(maxPixelSize: 300)),
+///                                 options: .init(placeholder: UIImage(named: "placeholder")))
+/// ```
+@MainActor
+public struct ShashinImageViewExtension {
+    /// The view.
+    public let view: ShashinImageView
+
+    /// The view's binding, made on first use with `pipeline` (later calls keep the first one's).
+    public func binding(pipeline: ImagePipeline = .shared) -> ImageBinding {
+        if let binding = objc_getAssociatedObject(view, &bindingKey) as? ImageBinding { return binding }
+        let binding = ImageBinding(target: view, pipeline: pipeline)
+        objc_setAssociatedObject(view, &bindingKey, binding, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        return binding
+    }
+
+    /// Loads `request` into the view (cancelling what it loaded before); `nil` clears it.
+    public func setImage(with request: ImageRequest?, pipeline: ImagePipeline = .shared,
+                         options: ImageBinding.Options = .init()) {
+        let binding = binding(pipeline: pipeline)
+        binding.options = options
+        binding.setRequest(request)
+    }
+
+    /// Loads the image at `url`.
+    public func setImage(with url: URL?, pipeline: ImagePipeline = .shared, options: ImageBinding.Options = .init()) {
+        setImage(with: url.map { ImageRequest(url: $0) }, pipeline: pipeline, options: options)
+    }
+
+    /// Stops loading; what the view shows stays.
+    public func cancel() {
+        (objc_getAssociatedObject(view, &bindingKey) as? ImageBinding)?.cancel()
+    }
+}
+
+extension ShashinImageView {
+    /// Shashin's entry point: `imageView.shashin.setImage(with: url)`.
+    @MainActor public var shashin: ShashinImageViewExtension { ShashinImageViewExtension(view: self) }
+}
+
+/// The associated-object key of a view's binding; only its address is used.
+@MainActor private var bindingKey: UInt8 = 0
+#endif

@@ -1,0 +1,102 @@
+import Foundation
+import ImageServer
+import Shashin
+import Testing
+
+/// Remembers the size of every image shown in it (each test image has its own size).
+final class SizeRecordingTarget: ImageDisplaying {
+    private(set) var sizes: [String] = []
+    private(set) var placeholders = 0
+    func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
+        sizes.append("\(image.width)x\(image.height)")
+    }
+    func displayPlaceholder(_ placeholder: PlatformImage?) { placeholders += 1 }
+    func displayFailure(_ image: PlatformImage?, error: any Error) { sizes.append("failure") }
+}
+
+/// Polls `condition` on the caller's actor until it holds; fails after `timeout` seconds.
+func waitOnActor(timeout: TimeInterval = 20, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        guard Date() < deadline else { throw TimedOut() }
+        try await Task.sleep(nanoseconds: 2_000_000)
+    }
+}
+
+@MainActor
+@Suite("Over HTTP: the display layer")
+struct LiveDisplayTests {
+    @Test func aFlingOver200RowsDownloadsOnlyTheRowsAtRestAndThePrefetchWindow() async throws {
+        let fixture = try await LiveFixture.start()
+        let rows = 300
+        let urls = (0..<rows).map { fixture.serveImage("/feed/\($0).jpg", width: 40 + $0 % 20, height: 30, seed: UInt64($0)) }
+        var policy = VisibleItemsLoader<Int>.Policy()
+        policy.prefetchDistance = 4
+        let loader = VisibleItemsLoader(pipeline: fixture.pipeline, items: Array(0..<rows), policy: policy) { row in
+            ImageRequest(url: urls[row], thumbnail: .init(maxPixelSize: 32))
+        }
+        var cells: [Int: ImageBinding] = [:]
+        var pool: [ImageBinding] = []
+        func show(_ visible: ClosedRange<Int>, _ scroll: ScrollState) {
+            loader.update(visibleItems: Array(visible), scroll: scroll)
+            for row in cells.keys where !visible.contains(row) { pool.append(cells.removeValue(forKey: row)!) }
+            for row in visible where cells[row] == nil {
+                let binding = pool.popLast() ?? ImageBinding(target: SizeRecordingTarget(), pipeline: fixture.pipeline)
+                cells[row] = binding
+                loader.display(row, in: binding)
+            }
+        }
+        func settled() -> Bool {
+            cells.values.allSatisfy { if case .success = $0.state { true } else { false } } && loader.prefetcher.count == 0
+        }
+
+        show(0...7, .idle)
+        try await waitOnActor(settled)
+        // The fling: 40 frames of five rows each, far faster than the policy's fast-scroll speed.
+        for top in stride(from: 5, through: 195, by: 5) {
+            show(top...(top + 7), ScrollState(phase: .decelerating, velocity: 150))
+        }
+        show(200...207, ScrollState(phase: .decelerating, velocity: 3)) // slowing down: the visible rows load
+        show(200...207, .idle)
+        try await waitOnActor(settled)
+        try await fixture.finish()
+
+        let expected = Array(0...11) + Array(200...211) // at rest, plus four rows ahead each time
+        #expect(fixture.server.totalRequests == expected.count)
+        for row in expected { #expect(fixture.server.requestCount(for: "/feed/\(row).jpg") == 1) }
+    }
+
+    @Test func prefetchingThenDisplayingMakesOneDownload() async throws {
+        let fixture = try await LiveFixture.start()
+        let url = fixture.serveImage("/ahead.jpg", width: 48, height: 36, latency: .milliseconds(300))
+        let request = ImageRequest(url: url, thumbnail: .init(maxPixelSize: 24))
+        let prefetcher = ImagePrefetcher(pipeline: fixture.pipeline)
+        prefetcher.startPrefetching(with: [request])
+        try await waitOnActor { fixture.server.inFlight == 1 }
+        let target = SizeRecordingTarget()
+        let binding = ImageBinding(target: target, pipeline: fixture.pipeline)
+        binding.setRequest(request)
+        try await waitOnActor { binding.state == .success(.network) }
+        #expect(target.sizes == ["24x18"])
+        #expect(fixture.server.requestCount(for: "/ahead.jpg") == 1)
+        try await fixture.finish()
+    }
+
+    @Test func aCellReassignedBeforeItsSlowImageArrivesShowsOnlyTheNewOne() async throws {
+        let fixture = try await LiveFixture.start()
+        let slow = fixture.serveImage("/slow.jpg", width: 60, height: 40, latency: .milliseconds(400))
+        let fast = fixture.serveImage("/fast.jpg", width: 30, height: 20)
+        let target = SizeRecordingTarget()
+        let binding = ImageBinding(target: target, pipeline: fixture.pipeline)
+        binding.setRequest(ImageRequest(url: slow))
+        try await waitOnActor { fixture.server.inFlight == 1 }
+        binding.setRequest(ImageRequest(url: fast))
+        try await waitOnActor { binding.state == .success(.network) }
+        // Let the slow image arrive too, if anyone still fetched it: it must not land.
+        let other = try await fixture.pipeline.image(for: ImageRequest(url: slow))
+        #expect(other.width == 60)
+        try await fixture.finish()
+        #expect(target.sizes == ["30x20"])
+        #expect(target.placeholders == 1) // one placeholder for the slow request; the fast one kept it
+    }
+}
