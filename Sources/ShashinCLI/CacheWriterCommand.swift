@@ -22,9 +22,12 @@ struct CacheWriterCommand: ParsableCommand {
     @Option(help: "Stop after this many writes (0: never).")
     var writes = 0
 
+    @Flag(inversion: .prefixedNo, help: "Flush each entry file to the disk before committing its row.")
+    var sync = true
+
     func run() throws {
         // A small size limit, so background eviction runs while the process is killed too.
-        let cache = try DiskCache(directory: URL(fileURLWithPath: dir), sizeLimit: 4 << 20)
+        let cache = try DiskCache(directory: URL(fileURLWithPath: dir), sizeLimit: 4 << 20, syncsFiles: sync)
         var random = CacheWriterContent.Generator(seed: seed)
         var version = 0
         while writes == 0 || version < writes {
