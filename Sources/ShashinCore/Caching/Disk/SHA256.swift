@@ -1,47 +1,51 @@
 /// SHA-256 (FIPS 180-4), for naming disk-cache entries by a hash of their key: CryptoKit is not
-/// on Linux, and the core takes no package dependency for one function.
+/// on Linux, and the core takes no package dependency for one function. Allocation-free apart
+/// from the returned digest: it runs on every cache lookup.
 struct SHA256 {
     /// The 32-byte digest of `bytes`.
-    static func digest<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
-        var state = initialState
-        var block = [UInt8]()
-        block.reserveCapacity(64)
-        for byte in bytes {
-            block.append(byte)
-            if block.count == 64 {
-                compress(&state, block)
-                block.removeAll(keepingCapacity: true)
+    static func digest(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+            (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                let fullBlocks = bytes.count / 64
+                for block in 0..<fullBlocks {
+                    compress(&state, UnsafeRawBufferPointer(rebasing: bytes[(block * 64)..<(block * 64 + 64)]), schedule)
+                }
+                // The rest, a one bit, zeros, and the length in bits (big-endian) fill one or two blocks.
+                let rest = bytes.count - fullBlocks * 64
+                let tailCount = rest + 9 <= 64 ? 64 : 128
+                let tailBytes = UnsafeMutableRawBufferPointer(tail)
+                tailBytes.initializeMemory(as: UInt8.self, repeating: 0)
+                if rest > 0 { tailBytes.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[(fullBlocks * 64)...])) }
+                tailBytes[rest] = 0x80
+                let bitLength = UInt64(bytes.count) &* 8
+                for index in 0..<8 { tailBytes[tailCount - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(index * 8)) }
+                for offset in stride(from: 0, to: tailCount, by: 64) {
+                    compress(&state, UnsafeRawBufferPointer(rebasing: tailBytes[offset..<(offset + 64)]), schedule)
+                }
             }
         }
-        // Padding: a one bit, zeros, then the message length in bits as a big-endian UInt64.
-        let bitLength = UInt64(bytes.count) &* 8
-        block.append(0x80)
-        if block.count > 56 {
-            while block.count < 64 { block.append(0) }
-            compress(&state, block)
-            block.removeAll(keepingCapacity: true)
-        }
-        while block.count < 56 { block.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { block.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        compress(&state, block)
-
-        var digest = [UInt8]()
-        digest.reserveCapacity(32)
-        for word in state {
-            for shift in stride(from: 24, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
+        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+        var digest = [UInt8](repeating: 0, count: 32)
+        for (index, word) in words.enumerated() {
+            digest[index * 4] = UInt8(truncatingIfNeeded: word >> 24)
+            digest[index * 4 + 1] = UInt8(truncatingIfNeeded: word >> 16)
+            digest[index * 4 + 2] = UInt8(truncatingIfNeeded: word >> 8)
+            digest[index * 4 + 3] = UInt8(truncatingIfNeeded: word)
         }
         return digest
+    }
+
+    static func digest(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBytes { digest($0) }
     }
 
     /// The digest of the UTF-8 bytes of `string`.
     static func digest(_ string: String) -> [UInt8] {
         var string = string
-        return string.withUTF8 { digest($0) }
+        return string.withUTF8 { digest(UnsafeRawBufferPointer($0)) }
     }
-
-    private static let initialState: [UInt32] = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-    ]
 
     private static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -54,12 +58,14 @@ struct SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
+    @inline(__always)
     private static func rotateRight(_ value: UInt32, _ count: UInt32) -> UInt32 {
         (value >> count) | (value << (32 - count))
     }
 
-    private static func compress(_ state: inout [UInt32], _ block: [UInt8]) {
-        var schedule = [UInt32](repeating: 0, count: 64)
+    /// One 64-byte block into `state`; `schedule` is scratch space for 64 words.
+    private static func compress(_ state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
+                                 _ block: UnsafeRawBufferPointer, _ schedule: UnsafeMutableBufferPointer<UInt32>) {
         for index in 0..<16 {
             let base = index * 4
             schedule[index] = UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16
@@ -71,19 +77,19 @@ struct SHA256 {
             let sigma1 = rotateRight(late, 17) ^ rotateRight(late, 19) ^ (late >> 10)
             schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
         }
-        var a = state[0], b = state[1], c = state[2], d = state[3]
-        var e = state[4], f = state[5], g = state[6], h = state[7]
-        for index in 0..<64 {
-            let sum1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
-            let choose = (e & f) ^ (~e & g)
-            let temp1 = h &+ sum1 &+ choose &+ roundConstants[index] &+ schedule[index]
-            let sum0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let temp2 = sum0 &+ majority
-            h = g; g = f; f = e; e = d &+ temp1
-            d = c; c = b; b = a; a = temp1 &+ temp2
+        var (a, b, c, d, e, f, g, h) = state
+        roundConstants.withUnsafeBufferPointer { constants in
+            for index in 0..<64 {
+                let sum1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
+                let choose = (e & f) ^ (~e & g)
+                let temp1 = h &+ sum1 &+ choose &+ constants[index] &+ schedule[index]
+                let sum0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
+                let majority = (a & b) ^ (a & c) ^ (b & c)
+                let temp2 = sum0 &+ majority
+                h = g; g = f; f = e; e = d &+ temp1
+                d = c; c = b; b = a; a = temp1 &+ temp2
+            }
         }
-        state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-        state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
     }
 }
