@@ -24,9 +24,9 @@ public final class DiskCache: DataCaching {
     /// The default size limit: 150 MB.
     public static let defaultSizeLimit = 150 << 20
     /// The default size under which an entry's bytes are kept in the index rather than in a file
-    /// of their own: 64 KB, where reading from the index stopped being faster than from a file on
-    /// the machine we measured (BENCHMARKS.md, "Disk cache").
-    public static let defaultInlineThreshold = 64 << 10
+    /// of their own: 96 KB. Reading from the index was faster up to 96 KB and slower from 128 KB
+    /// on the machine we measured (BENCHMARKS.md, "Disk cache").
+    public static let defaultInlineThreshold = 96 << 10
 
     /// The cache's folder.
     public let directory: URL
@@ -39,7 +39,7 @@ public final class DiskCache: DataCaching {
     ///   - countLimit: the most entries to keep; default unlimited.
     ///   - trimRatio: the fraction of the limits eviction brings the cache down to; default 0.7,
     ///     clamped to 0...1.
-    ///   - inlineThreshold: entries smaller than this many bytes live in the index; default 64 KB.
+    ///   - inlineThreshold: entries smaller than this many bytes live in the index; default 96 KB.
     ///   - syncsFiles: flush each entry file to the disk before its row is committed, so even a
     ///     power loss cannot leave a row naming unwritten bytes; default `true`. Without it a
     ///     crashed process still never leaves torn entries; a power cut may cost entries (as misses).

@@ -39,10 +39,12 @@ final class DiskIndex {
         // may roll back, which leaves files without rows: reconciled on the next open).
         try database.execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
         // Reads through a memory map rather than `pread` into SQLite's page cache: inline blobs of
-        // 16–64 KB read 1.5–1.7× faster this way (BENCHMARKS.md). Writes still go through write(2).
-        // (A map's known hazard, the file truncated by another process while mapped, needs
-        // someone tampering with an owner-only folder.)
-        try database.execute("PRAGMA mmap_size = \(256 << 20)")
+        // 16–64 KB read 1.5–1.7× faster this way (BENCHMARKS.md). The map covers the whole index
+        // (2 GB of address space, SQLite's own cap; pages beyond it fall back to `pread`, which
+        // showed at 100k entries). Writes still go through write(2). (A map's known hazard, the
+        // file truncated by another process while mapped, needs someone tampering with an
+        // owner-only folder.)
+        try database.execute("PRAGMA mmap_size = \(2 << 30)")
         // Debian builds SQLite with secure delete on, which rewrites every freed page with zeros
         // and made eviction several times slower; FAST still clears what costs no extra I/O.
         try database.execute("PRAGMA secure_delete = FAST")
