@@ -26,8 +26,12 @@ final class TemporaryFolder {
 
 /// Bytes that say which key and version they belong to, so a read can be checked exactly.
 func payload(_ key: String, size: Int, version: Int = 0) -> Data {
+    // Eight bytes per step: these tests share the cooperative pool with the pipeline's, and
+    // byte-at-a-time generation was slow enough under ThreadSanitizer to starve them.
     var generator = SplitMix(seed: UInt64(truncatingIfNeeded: key.hashValueStable &+ version))
-    return Data((0..<size).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+    var words = [UInt64](repeating: 0, count: (size + 7) / 8)
+    for index in words.indices { words[index] = generator.next() }
+    return words.withUnsafeBytes { Data($0.prefix(size)) }
 }
 
 /// A small deterministic generator (the standard library's is not seedable).
