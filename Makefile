@@ -30,12 +30,15 @@ test-core-tsan:
 	SHASHIN_CORE_ONLY=1 SHASHIN_STRESS_REQUESTS=10000 $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
 # The benchmarks (ordo-one/benchmark, in Benchmarks/) and the side-by-side decode and processor
-# comparisons with Pillow; release builds; a few minutes. Results and how to read them: BENCHMARKS.md.
+# comparisons with Pillow, then the disk cache against a file-per-entry store; release builds;
+# a few minutes. Results and how to read them: BENCHMARKS.md.
 bench: deps
 	NEED_PILLOW=1 scripts/install-deps.sh
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
 	SWIFT=$(SWIFT) scripts/bench-decode-vs-pillow.sh
 	SWIFT=$(SWIFT) scripts/bench-process-vs-pillow.sh
+	$(SWIFT) build -c release --product shashin
+	$$($(SWIFT) build -c release --show-bin-path)/shashin bench-disk
 
 clean:
 	rm -rf .build $(TSAN_SCRATCH)

@@ -24,7 +24,17 @@ let package = Package(
     ],
     targets: [
         // The pipeline: requests, tasks, job graph, queues, caches, loading. No codec, no UI, no server.
-        .target(name: "ShashinCore"),
+        .target(
+            name: "ShashinCore",
+            dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))]
+        ),
+
+        // The system SQLite for the disk cache's index (Apple platforms have `import SQLite3`).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
 
         // libvips through a system-library module; variadic calls wrapped in shim.h.
         .systemLibrary(
@@ -81,5 +91,5 @@ let package = Package(
 if coreOnly {
     package.products = []
     package.dependencies = []
-    package.targets = package.targets.filter { ["ShashinCore", "ShashinCoreTests"].contains($0.name) }
+    package.targets = package.targets.filter { ["ShashinCore", "CSQLite", "ShashinCoreTests"].contains($0.name) }
 }

@@ -11,7 +11,7 @@ if [[ "$(uname -s)" == "Darwin" ]]; then
     exit 0
 fi
 
-packages=(libvips-dev pkg-config)
+packages=(libvips-dev libsqlite3-dev pkg-config)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

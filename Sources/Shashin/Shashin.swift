@@ -29,8 +29,17 @@ extension ImagePipeline.Configuration {
 }
 
 extension ImagePipeline {
-    /// A pipeline with the default configuration, for apps that need only one.
-    public static let shared = ImagePipeline(configuration: .init())
+    /// The name of the disk cache `shared` uses, in the user's caches folder
+    /// (`~/.cache/shashin` on Linux); `shashin cache` and `shashin http get` look there too.
+    public static let defaultDiskCacheName = "shashin"
+
+    /// A pipeline for apps that need only one: the default configuration plus a disk cache named
+    /// `defaultDiskCacheName` in the user's caches folder (memory only if that cannot be opened).
+    public static let shared: ImagePipeline = {
+        var configuration = Configuration()
+        configuration.diskCache = try? DiskCache(name: defaultDiskCacheName)
+        return ImagePipeline(configuration: configuration)
+    }()
 
     /// Creates a pipeline with the default configuration.
     public convenience init() {

@@ -6,6 +6,8 @@ struct ShashinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shashin",
         abstract: "Shashin's command-line tool.",
-        subcommands: [DemoCommand.self, GalleryCommand.self, ServeCommand.self, FetchCommand.self, GenerateCommand.self, BenchDecodeCommand.self, BenchProcessCommand.self]
+        subcommands: [DemoCommand.self, GalleryCommand.self, FetchCommand.self, HTTPCommand.self, CacheCommand.self,
+                      ServeCommand.self, GenerateCommand.self,
+                      BenchDecodeCommand.self, BenchProcessCommand.self, BenchDiskCommand.self, CacheWriterCommand.self]
     )
 }

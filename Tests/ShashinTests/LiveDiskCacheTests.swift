@@ -6,8 +6,8 @@ import ImageServer
 import Shashin
 import Testing
 
-/// The pipeline with a disk cache, over real HTTP: memory → disk → network, revalidation, the
-/// request policies, storage failures and stored processed results.
+/// The pipeline with a `DiskCache`, over real HTTP: memory → disk → network, revalidation, the
+/// request policies and stored processed results. (A failing disk: `PipelineDiskCacheTests`.)
 @Suite("Pipeline with a disk cache, over HTTP")
 struct LiveDiskCacheTests {
     /// A second pipeline on the same storage: an app after a restart (empty memory, same disk).
@@ -30,7 +30,9 @@ struct LiveDiskCacheTests {
     func diskAfterRestart() async throws {
         let server = ImageServer()
         try await server.start()
-        let storage = TestStorage()
+        let folder = temporaryFolder()
+        let storage = try DiskCache(directory: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/a.jpg", headers: ["Cache-Control": "max-age=600"])
         let first = try await Self.pipeline(storage).response(for: ImageRequest(url: url))
         #expect(first.source == .network)
@@ -45,7 +47,9 @@ struct LiveDiskCacheTests {
     func revalidated() async throws {
         let server = ImageServer()
         try await server.start()
-        let storage = TestStorage()
+        let folder = temporaryFolder()
+        let storage = try DiskCache(directory: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/b.jpg", headers: ["Cache-Control": "no-cache", "ETag": "\"b1\""])
         _ = try await Self.pipeline(storage).response(for: ImageRequest(url: url))
         let second = try await Self.pipeline(storage).response(for: ImageRequest(url: url))
@@ -59,7 +63,9 @@ struct LiveDiskCacheTests {
     func policies() async throws {
         let server = ImageServer()
         try await server.start()
-        let storage = TestStorage()
+        let folder = temporaryFolder()
+        let storage = try DiskCache(directory: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/c.jpg", headers: ["Cache-Control": "max-age=0"])
         await #expect(throws: ImagePipelineError.cacheMiss) {
             try await Self.pipeline(storage).image(for: ImageRequest(url: url, cachePolicy: .returnCacheDataDontLoad))
@@ -83,40 +89,19 @@ struct LiveDiskCacheTests {
         try await fixture.finish()
     }
 
-    @Test("a disk that cannot write: the image loads and the task reports the cache error")
-    func failingDisk() async throws {
-        let server = ImageServer()
-        try await server.start()
-        let storage = TestStorage()
-        storage.failsWrites = true
-        let url = serve(server, "/e.jpg", headers: ["Cache-Control": "max-age=600"])
-        guard case .inProgress(let task) = Self.pipeline(storage).loadImage(ImageRequest(url: url)) else {
-            Issue.record("unexpected memory hit"); return
-        }
-        var failures = 0
-        var loaded = false
-        for await event in task.events {
-            switch event {
-            case .diskCacheFailed(let error): failures += 1; #expect(error is TestStorage.WriteFailed)
-            case .finished(.success): loaded = true
-            default: break
-            }
-        }
-        #expect(failures == 1 && loaded)
-        await server.stop()
-    }
-
     @Test("processed policy: thumbnails and processed results come back from disk; originals are not kept")
     func processedResults() async throws {
         let server = ImageServer()
         try await server.start()
-        let storage = TestStorage()
+        let folder = temporaryFolder()
+        let storage = try DiskCache(directory: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/f.jpg", headers: ["Cache-Control": "max-age=600"])
         let request = ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 32), processors: [.circle])
         let first = try await Self.pipeline(storage, policy: .processed).response(for: request)
         #expect(first.source == .network)
-        try await waitFor { !storage.keys.isEmpty } // stored in the background
-        #expect(storage.keys.allSatisfy { $0.hasPrefix("processed ") })
+        try await waitFor { storage.count > 0 } // stored in the background
+        #expect(try storage.entries().allSatisfy { $0.key.hasPrefix("processed ") })
         let second = try await Self.pipeline(storage, policy: .processed).response(for: request)
         #expect(second.source == .disk)
         #expect(second.image.width == first.image.width && second.image.height == first.image.height)
@@ -131,7 +116,9 @@ struct LiveDiskCacheTests {
     func allPolicy() async throws {
         let server = ImageServer()
         try await server.start()
-        let storage = TestStorage()
+        let folder = temporaryFolder()
+        let storage = try DiskCache(directory: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/g.jpg", headers: ["Cache-Control": "max-age=600"])
         _ = try await Self.pipeline(storage, policy: .all).response(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 32)))
         let other = try await Self.pipeline(storage, policy: .all).response(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 16)))

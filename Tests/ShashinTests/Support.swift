@@ -55,3 +55,8 @@ func waitFor(timeout: TimeInterval = 10, _ condition: () -> Bool) async throws {
         try await Task.sleep(nanoseconds: 2_000_000)
     }
 }
+
+/// A new folder under the temporary directory, for a disk cache; the caller removes it.
+func temporaryFolder() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("shashin-test-\(UUID().uuidString)", isDirectory: true)
+}

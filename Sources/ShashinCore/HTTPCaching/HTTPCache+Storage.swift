@@ -46,11 +46,17 @@ extension HTTPCache {
         return HTTPCachedResponse(data: stored.data, response: response, source: source, isStale: isStale, storageErrors: errors)
     }
 
-    /// Header fields worth keeping: all but cookies, which belong to the moment they were sent.
+    /// Header fields worth keeping (§3.1): not the hop-by-hop ones (nor those `Connection` names),
+    /// and not cookies, which belong to the moment they were sent.
     static func storedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
         var kept = headers
-        kept.remove("Set-Cookie")
-        kept.remove("Set-Cookie2")
+        for value in headers.values(for: "Connection") {
+            for name in value.split(separator: ",") { kept.remove(name.trimmingCharacters(in: .whitespaces)) }
+        }
+        for name in ["Connection", "Keep-Alive", "Proxy-Connection", "TE", "Transfer-Encoding", "Upgrade",
+                     "Proxy-Authenticate", "Proxy-Authorization", "Set-Cookie", "Set-Cookie2"] {
+            kept.remove(name)
+        }
         return kept
     }
 

@@ -68,9 +68,10 @@ struct HTTPCacheStorageTests {
         #expect(fixture.storage.keys.count == 1)
     }
 
-    @Test("Set-Cookie is not kept; a fragment does not make another entry")
+    @Test("Set-Cookie and hop-by-hop fields are not kept (§3.1); a fragment does not make another entry")
     func storedHeaders() async throws {
-        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=60", "Set-Cookie": "session=1", "X-Kept": "yes"])
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=60", "Set-Cookie": "session=1", "X-Kept": "yes",
+                                                 "Connection": "keep-alive, X-Hop", "X-Hop": "1", "Keep-Alive": "timeout=5"])
         _ = try await fixture.get()
         var request = URLRequest(url: URL(string: fixture.url.absoluteString + "#frag")!)
         request.httpMethod = "GET"
@@ -78,6 +79,7 @@ struct HTTPCacheStorageTests {
         #expect(stored.source == .cache)
         #expect(stored.response.value(forHTTPHeaderField: "Set-Cookie") == nil)
         #expect(stored.response.value(forHTTPHeaderField: "X-Kept") == "yes")
+        for name in ["Connection", "X-Hop", "Keep-Alive"] { #expect(stored.response.value(forHTTPHeaderField: name) == nil) }
     }
 
     @Test("a body larger than maxBytes is not served from storage")

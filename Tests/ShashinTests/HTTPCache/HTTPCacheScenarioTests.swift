@@ -7,8 +7,9 @@ import ImageServer
 import Shashin
 import Testing
 
-/// RFC 9111 over real HTTP: `HTTPCache` with the URLSession loader against `ImageServer` on
-/// loopback, each scenario on its own server, with a clock the test moves (no sleeping).
+/// RFC 9111 over real HTTP: `HTTPCache` with the URLSession loader and a `DiskCache` against
+/// `ImageServer` on loopback, each scenario on its own server and folder, with a clock the test
+/// moves (no sleeping).
 @Suite("HTTP caching scenarios over real HTTP")
 struct HTTPCacheScenarioTests {
     @Test("scenario", arguments: HTTPScenarios.all)
@@ -25,7 +26,9 @@ struct HTTPCacheScenarioTests {
             }
             return RouteScript(status: scenario.status, body: .data(HTTPScenario.body(request.ordinal)), headers: headers)
         }
-        let cache = HTTPCache(loader: URLSessionDataLoader(), storage: TestStorage(), now: { clock.current })
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = HTTPCache(loader: URLSessionDataLoader(), storage: try DiskCache(directory: folder), now: { clock.current })
         let hasBody = scenario.status != 204
         var storedBody = Data()
 

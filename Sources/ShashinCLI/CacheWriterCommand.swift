@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import Shashin
+
+/// `shashin cache-writer --dir D --seed S`: stores entries of known content into a disk cache as
+/// fast as it can, forever, for the crash test that kills it with SIGKILL mid-write
+/// (`Tests/ShashinTests/DiskCacheCrashTests.swift`). Each entry's metadata is
+/// `"<seed> <version> <size>"`, from which `CacheWriterContent.bytes` gives its exact bytes.
+struct CacheWriterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache-writer",
+        abstract: "Write seed-derived entries into a disk cache until killed (for the crash test).",
+        shouldDisplay: false
+    )
+
+    @Option(help: "The cache folder.")
+    var dir: String
+
+    @Option(help: "Seed for keys, sizes and contents.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Stop after this many writes (0: never).")
+    var writes = 0
+
+    @Flag(inversion: .prefixedNo, help: "Flush each entry file to the disk before committing its row.")
+    var sync = true
+
+    func run() throws {
+        // A small size limit, so background eviction runs while the process is killed too.
+        let cache = try DiskCache(directory: URL(fileURLWithPath: dir), sizeLimit: 4 << 20, syncsFiles: sync)
+        var random = CacheWriterContent.Generator(seed: seed)
+        var version = 0
+        while writes == 0 || version < writes {
+            let key = "https://images.example.com/\(random.next() % 300).jpg"
+            // Sizes on both sides of the inline threshold: 0.1 KB to 200 KB.
+            let size = Int(random.next() % 200_000) + 100
+            if random.next() % 16 == 0 {
+                try cache.removeEntry(forKey: key)
+            } else {
+                let metadata = Data("\(seed) \(version) \(size)".utf8)
+                try cache.store(CacheWriterContent.bytes(seed: seed, version: version, size: size), metadata: metadata, forKey: key)
+            }
+            if version == 0 { FileHandle.standardOutput.write(Data("ready\n".utf8)) } // unbuffered: the test waits for it
+            version += 1
+        }
+    }
+}
+
+/// The content the crash test expects: the same formula is in the test (it cannot import this tool).
+enum CacheWriterContent {
+    struct Generator {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 { // SplitMix64
+            state &+= 0x9e37_79b9_7f4a_7c15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func bytes(seed: UInt64, version: Int, size: Int) -> Data {
+        var generator = Generator(seed: seed &* 1_000_003 &+ UInt64(version))
+        var data = Data(count: size)
+        data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
+            var index = 0
+            while index < size {
+                var word = generator.next()
+                for _ in 0..<min(8, size - index) {
+                    buffer[index] = UInt8(truncatingIfNeeded: word)
+                    word >>= 8
+                    index += 1
+                }
+            }
+        }
+        return data
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Opening, reconciling, eviction and access-time writes: the store's work off the caller's path.
+extension DiskStore {
+    // MARK: - Opening
+
+    /// Creates the folder and any missing parents, owner-only.
+    static func makeDirectories(_ path: String, fileSystem: any DiskFileSystem) throws(DiskCacheError) {
+        var partial = ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            partial += "/" + component
+            do {
+                try fileSystem.makeDirectory(partial, mode: 0o700)
+            } catch {
+                throw .cannotOpen(path: path, reason: error.description)
+            }
+        }
+    }
+
+    /// Takes the folder's lock exclusively when no other process holds it (`true`), else shared.
+    static func lockExclusively(_ descriptor: Int32) -> Bool {
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+        // Where locks are unsupported, assume this process is alone rather than never reconcile.
+        guard errno == EWOULDBLOCK else { return true }
+        _ = flock(descriptor, LOCK_SH)
+        return false
+    }
+
+    /// Opens the index; a damaged one is moved aside and an empty one created in its place.
+    static func openIndex(at path: String) throws(DiskCacheError) -> (DiskIndex, DiskCacheError?) {
+        // Created owner-only before SQLite sees it: SQLite gives its -wal and -shm files the
+        // database file's permissions.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { close(descriptor) }
+        do {
+            return (try DiskIndex(path: path), nil)
+        } catch {
+            guard case .databaseCorrupt(_, _, let reason) = error else {
+                throw .cannotOpen(path: path, reason: error.description)
+            }
+            let aside = path + ".damaged"
+            for suffix in ["", "-wal", "-shm"] { unlink(aside + suffix) }
+            guard systemRename(path, aside) == 0 else {
+                throw .cannotOpen(path: path, reason: "damaged (\(reason)) and cannot be moved aside: \(String(cString: strerror(errno)))")
+            }
+            for suffix in ["-wal", "-shm"] { _ = systemRename(path + suffix, aside + suffix) }
+            let fresh = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            if fresh >= 0 { close(fresh) }
+            do {
+                return (try DiskIndex(path: path), .databaseCorrupt(path: path, movedAsideTo: aside, reason: reason))
+            } catch {
+                throw .cannotOpen(path: path, reason: error.description)
+            }
+        }
+    }
+
+    // MARK: - Reconciling
+
+    /// Brings the index and the files back into agreement after a crash: rows whose file is
+    /// missing or of the wrong size go, and so do files no row names (strays, temporary files
+    /// of a killed writer). Runs on `queue`, only when this process has the folder to itself.
+    func reconcile() {
+        // Listed before the rows are read: a file renamed into place after this listing is
+        // either committed (in the rows) or still being written (in `inFlight`) by then.
+        guard let names = try? fileSystem.contentsOfDirectory(dataDirectory) else { return }
+        guard let (rows, writing) = try? locked({ () throws(DiskCacheError) in (try index.allFiles(), inFlight) }) else { return }
+
+        let named = Set(rows.map(\.file))
+        for name in names where !named.contains(name) && !writing.contains(name) {
+            fileSystem.removeFile(path(of: name))
+        }
+        // Each row was committed after its file was complete, so a file missing or of another
+        // size now was lost or damaged (or removed meanwhile, with its row).
+        let damaged = rows.filter { row in
+            var status = stat()
+            return stat(path(of: row.file), &status) != 0 || Int(status.st_size) != row.size
+        }
+        guard !damaged.isEmpty else { return }
+        let gone = locked {
+            damaged.filter { (try? index.delete(id: $0.id, file: $0.file)) ?? false }
+        }
+        for row in gone { fileSystem.removeFile(path(of: row.file)) }
+    }
+
+    // MARK: - Eviction
+
+    /// Evicts least-recently-used entries down to `trimRatio` of the limits when over either
+    /// limit. Runs on `queue`.
+    func trimIfNeeded() {
+        let (sizeTarget, countTarget, over): (Int, Int, Bool) = locked {
+            trimScheduled = false
+            try? writePendingAccessTimes()
+            let totals = (try? index.totals()) ?? (count: 0, size: 0)
+            let sizeTarget = Int(Double(limits.sizeLimit) * limits.trimRatio)
+            let countTarget = Int(Double(limits.countLimit) * limits.trimRatio)
+            return (sizeTarget, countTarget, totals.size > limits.sizeLimit || totals.count > limits.countLimit)
+        }
+        guard over else { return }
+        // In batches, so readers wait for one short transaction at a time, not the whole sweep.
+        while true {
+            let evicted: [String]? = locked {
+                guard let totals = try? index.totals(), totals.size > sizeTarget || totals.count > countTarget,
+                      let oldest = try? index.oldest(limit: 256), !oldest.isEmpty else { return nil }
+                var size = totals.size, count = totals.count
+                var victims: [(id: Int64, size: Int, file: String?)] = []
+                for row in oldest where size > sizeTarget || count > countTarget {
+                    victims.append(row)
+                    size -= row.size
+                    count -= 1
+                }
+                do {
+                    try index.database.transaction { () throws(DiskCacheError) in
+                        for victim in victims { try index.delete(id: victim.id) }
+                    }
+                } catch {
+                    return nil
+                }
+                for victim in victims { pendingAccess[victim.id] = nil }
+                return victims.compactMap(\.file)
+            }
+            guard let evicted else { return }
+            for file in evicted { fileSystem.removeFile(path(of: file)) }
+        }
+    }
+
+    // MARK: - Access times
+
+    /// Writes the access times gathered since the last write. Runs on `queue`.
+    func flushAccessTimes() {
+        locked {
+            accessFlushScheduled = false
+            try? writePendingAccessTimes()
+        }
+    }
+
+    /// Writes pending access times in one transaction. Called under `lock`. On failure (a full
+    /// disk) they are dropped: eviction order is a hint, not data.
+    func writePendingAccessTimes() throws(DiskCacheError) {
+        guard !pendingAccess.isEmpty else { return }
+        let pending = pendingAccess
+        pendingAccess.removeAll(keepingCapacity: true)
+        try index.database.transaction { () throws(DiskCacheError) in
+            for (id, time) in pending { try index.touch(id: id, accessedAt: time) }
+        }
+    }
+}

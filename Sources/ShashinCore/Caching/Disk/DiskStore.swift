@@ -1,0 +1,285 @@
+import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Everything behind the `DiskCache` instances open on one folder in this process: the index
+/// connection, the entry files, access times not yet written, and the background queue for
+/// eviction and reconciling. `DiskStoreRegistry` hands every instance on a folder the same store.
+///
+/// Folder layout: `index.sqlite` (+ `-wal`, `-shm`), `lock`, and `data/` holding one file per
+/// large entry, named `<32 hex digits of the key's SHA-256>-<16 random hex digits>` (a new name
+/// for every write, so a reader holding an old name never sees a newer entry's bytes) and
+/// `.tmp-*` files while they are written.
+final class DiskStore: @unchecked Sendable { // mutable state and `index` only under `lock`; maintenance serialised on `queue`
+    struct Limits {
+        var sizeLimit: Int
+        var countLimit: Int
+        var trimRatio: Double
+        var inlineThreshold: Int
+        var syncsFiles: Bool
+    }
+
+    let directory: String
+    let dataDirectory: String
+    let fileSystem: any DiskFileSystem
+    /// The damage repaired while opening (a damaged index moved aside), if any.
+    let recovery: DiskCacheError?
+
+    let lock = NSLock()
+    let index: DiskIndex
+    var limits: Limits
+    /// Access times not yet written to the index, by row id: a read must not wait for a write.
+    var pendingAccess: [Int64: Double] = [:]
+    var accessFlushScheduled = false
+    var trimScheduled = false
+    /// Names in `data/` being written by this process: reconciling must not take them for strays.
+    var inFlight: Set<String> = []
+    private var lastStamp = 0.0
+
+    let queue = DispatchQueue(label: "shashin.disk-cache.maintenance", qos: .utility)
+    private let lockDescriptor: Int32
+
+    /// How many unwritten access times trigger a write, and how long one may wait.
+    static let accessBatchSize = 512
+    static let accessFlushDelay: DispatchTimeInterval = .seconds(2)
+
+    init(directory: String, limits: Limits, fileSystem: any DiskFileSystem) throws(DiskCacheError) {
+        self.directory = directory
+        dataDirectory = directory + "/data"
+        self.fileSystem = fileSystem
+        self.limits = limits
+        try Self.makeDirectories(directory, fileSystem: fileSystem)
+        try fileSystem.makeDirectory(dataDirectory, mode: 0o700)
+
+        // Between processes: each holds a shared lock on `lock` while open; only one that finds
+        // itself alone (an exclusive lock granted) may delete files it does not know of.
+        let lockPath = directory + "/lock"
+        lockDescriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lockDescriptor >= 0 else { throw .cannotOpen(path: lockPath, reason: String(cString: strerror(errno))) }
+        let alone = Self.lockExclusively(lockDescriptor)
+
+        let indexPath = directory + "/index.sqlite"
+        do {
+            (index, recovery) = try Self.openIndex(at: indexPath)
+        } catch {
+            close(lockDescriptor)
+            throw error
+        }
+        if alone {
+            queue.async { [self] in
+                reconcile()
+                _ = flock(lockDescriptor, LOCK_SH)
+            }
+        }
+    }
+
+    deinit {
+        lock.lock()
+        try? writePendingAccessTimes()
+        lock.unlock()
+        close(lockDescriptor)
+    }
+
+    // MARK: - Entries
+
+    func entry(forKey key: String) throws(DiskCacheError) -> DataCacheEntry? {
+        let id = Self.rowID(for: key)
+        lock.lock()
+        let found: (size: Int, storedAt: Double, file: String?, metadata: Data?, data: Data?)?
+        do {
+            found = try index.entry(id: id, key: key)
+        } catch {
+            lock.unlock()
+            throw error
+        }
+        if found != nil { noteAccess(id) }
+        lock.unlock()
+        guard let found else { return nil }
+
+        let storedAt = Date(timeIntervalSince1970: found.storedAt)
+        guard let file = found.file else {
+            return DataCacheEntry(data: found.data ?? Data(), metadata: found.metadata, storedAt: storedAt)
+        }
+        // Read outside the lock: the file's name is unique to this write, so the worst a
+        // concurrent removal can do is make it vanish (a miss).
+        guard let data = try fileSystem.readFile(path(of: file), expectedSize: found.size) else {
+            // Missing or not the size the index recorded (a torn or tampered file): a miss, and
+            // the row goes unless a newer write has replaced it meanwhile.
+            let removed = locked { (try? index.delete(id: id, file: file)) ?? false }
+            if removed { fileSystem.removeFile(path(of: file)) }
+            return nil
+        }
+        return DataCacheEntry(data: data, metadata: found.metadata, storedAt: storedAt)
+    }
+
+    func containsEntry(forKey key: String) -> Bool {
+        let id = Self.rowID(for: key)
+        return locked { (try? index.head(id: id))?.key == key }
+    }
+
+    func store(_ data: Data, metadata: Data?, forKey key: String) throws(DiskCacheError) {
+        let id = Self.rowID(for: key)
+        let (inline, sync) = locked { (data.count < limits.inlineThreshold, limits.syncsFiles) }
+        if !inline {
+            let name = Self.fileName(for: key)
+            let temporary = ".tmp-" + Self.randomHex()
+            locked { inFlight.formUnion([name, temporary]) }
+            defer { locked { inFlight.subtract([name, temporary]) } }
+            // Written under a temporary name, then renamed: the final name only ever holds
+            // complete bytes, and the row naming it is committed after the rename.
+            try fileSystem.writeNewFile(path(of: temporary), data: data, sync: sync)
+            do {
+                try fileSystem.rename(path(of: temporary), to: path(of: name))
+            } catch {
+                fileSystem.removeFile(path(of: temporary))
+                throw error
+            }
+            do {
+                try commit(id: id, key: key, data: nil, size: data.count, file: name, metadata: metadata)
+            } catch {
+                fileSystem.removeFile(path(of: name))
+                throw error
+            }
+        } else {
+            try commit(id: id, key: key, data: data, size: data.count, file: nil, metadata: metadata)
+        }
+    }
+
+    /// Writes the row (replacing any under the same id), then removes the replaced file.
+    private func commit(id: Int64, key: String, data: Data?, size: Int, file: String?, metadata: Data?) throws(DiskCacheError) {
+        let now = Date().timeIntervalSince1970
+        lock.lock()
+        let replaced: String?
+        let totals: (count: Int, size: Int)
+        do {
+            (replaced, totals) = try index.database.transaction { () throws(DiskCacheError) in
+                let replaced = try index.head(id: id)?.file
+                try index.upsert(id: id, key: key, size: size, storedAt: now, accessedAt: stamp(now),
+                                 file: file, metadata: metadata, data: data)
+                return (replaced, try index.totals())
+            }
+        } catch {
+            lock.unlock()
+            throw error
+        }
+        pendingAccess[id] = nil
+        let overLimit = totals.size > limits.sizeLimit || totals.count > limits.countLimit
+        let startTrim = overLimit && !trimScheduled
+        if startTrim { trimScheduled = true }
+        lock.unlock()
+
+        if let replaced, replaced != file { fileSystem.removeFile(path(of: replaced)) }
+        if startTrim { queue.async { [self] in trimIfNeeded() } }
+    }
+
+    func updateMetadata(_ metadata: Data?, forKey key: String) throws(DiskCacheError) {
+        let id = Self.rowID(for: key)
+        let now = Date().timeIntervalSince1970
+        _ = try locked { () throws(DiskCacheError) in try index.updateMetadata(id: id, key: key, metadata: metadata, storedAt: now) }
+    }
+
+    func removeEntry(forKey key: String) throws(DiskCacheError) {
+        let id = Self.rowID(for: key)
+        let removedFile: String?? = try locked { () throws(DiskCacheError) -> String?? in
+            guard let head = try index.head(id: id), head.key == key else { return nil }
+            try index.delete(id: id)
+            pendingAccess[id] = nil
+            return .some(head.file)
+        }
+        if case .some(.some(let file)) = removedFile { fileSystem.removeFile(path(of: file)) }
+    }
+
+    func removeAll() throws(DiskCacheError) {
+        let keep = try locked { () throws(DiskCacheError) -> Set<String> in
+            try index.deleteAll()
+            pendingAccess.removeAll()
+            return inFlight
+        }
+        // Every file not being written right now, strays included.
+        for name in try fileSystem.contentsOfDirectory(dataDirectory) where !keep.contains(name) {
+            fileSystem.removeFile(path(of: name))
+        }
+    }
+
+    var totals: (count: Int, size: Int) {
+        locked { (try? index.totals()) ?? (count: 0, size: 0) }
+    }
+
+    /// Every entry without its bytes, most recently used first.
+    func listing() throws(DiskCacheError) -> [DiskCacheEntryInfo] {
+        let (rows, pending) = try locked { () throws(DiskCacheError) in (try index.allRows(), pendingAccess) }
+        return rows.map { row in
+            DiskCacheEntryInfo(key: row.key, size: row.size,
+                               storedAt: Date(timeIntervalSince1970: row.storedAt),
+                               lastAccess: Date(timeIntervalSince1970: pending[row.id] ?? row.accessedAt),
+                               storage: row.file.map { .file(name: $0) } ?? .inline)
+        }
+        .sorted { $0.lastAccess > $1.lastAccess }
+    }
+
+    // MARK: - Helpers
+
+    func path(of name: String) -> String { dataDirectory + "/" + name }
+
+    /// Runs `body` holding `lock`, keeping the error's type (`NSLock.withLock` rethrows `any Error`).
+    func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// A time for the access order, strictly after the last one handed out, so two uses in the
+    /// same microsecond still have an order. Called under `lock`.
+    func stamp(_ now: Double = Date().timeIntervalSince1970) -> Double {
+        lastStamp = max(now, lastStamp.nextUp)
+        return lastStamp
+    }
+
+    /// Notes a use of row `id` for eviction order. Called under `lock`.
+    private func noteAccess(_ id: Int64) {
+        pendingAccess[id] = stamp()
+        if pendingAccess.count >= Self.accessBatchSize {
+            if !accessFlushScheduled {
+                accessFlushScheduled = true
+                queue.async { [weak self] in self?.flushAccessTimes() }
+            }
+        } else if pendingAccess.count == 1 && !accessFlushScheduled {
+            accessFlushScheduled = true
+            queue.asyncAfter(deadline: .now() + Self.accessFlushDelay) { [weak self] in self?.flushAccessTimes() }
+        }
+    }
+
+    /// The row id for `key`: the first 8 bytes of its SHA-256.
+    static func rowID(for key: String) -> Int64 {
+        let digest = SHA256.digest(key)
+        var value: UInt64 = 0
+        for byte in digest.prefix(8) { value = value << 8 | UInt64(byte) }
+        return Int64(bitPattern: value)
+    }
+
+    /// A new file name for `key`: from its hash (never from its text) and a random suffix.
+    static func fileName(for key: String) -> String {
+        hex(SHA256.digest(key).prefix(16)) + "-" + randomHex()
+    }
+
+    static func randomHex() -> String {
+        var random = SystemRandomNumberGenerator()
+        let value = random.next() as UInt64
+        return hex((0..<8).map { UInt8(truncatingIfNeeded: value >> UInt64($0 * 8)) })
+    }
+
+    static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

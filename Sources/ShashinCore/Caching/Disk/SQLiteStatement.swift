@@ -1,0 +1,103 @@
+import Foundation
+#if canImport(SQLite3)
+import SQLite3
+#else
+import CSQLite
+#endif
+
+/// A prepared statement, reused for the connection's lifetime; used under the same lock as its
+/// `SQLiteDatabase`. Parameters are 1-based and columns 0-based, as in SQLite's C API.
+final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private unowned let database: SQLiteDatabase
+    /// The first failed bind since the last reset (a value over SQLite's size limit): `step` throws it.
+    private var bindFailure = SQLITE_OK
+
+    /// SQLite copies bound bytes with this destructor (`SQLITE_TRANSIENT` is a macro Swift cannot see).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(_ statement: OpaquePointer, database: SQLiteDatabase) {
+        self.statement = statement
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    func bind(_ index: Int32, _ value: Int64) {
+        check(sqlite3_bind_int64(statement, index, value))
+    }
+
+    func bind(_ index: Int32, _ value: Double) {
+        check(sqlite3_bind_double(statement, index, value))
+    }
+
+    private func check(_ status: Int32) {
+        if status != SQLITE_OK && bindFailure == SQLITE_OK { bindFailure = status }
+    }
+
+    func bind(_ index: Int32, _ value: String?) {
+        guard var value else { check(sqlite3_bind_null(statement, index)); return }
+        // An explicit length: a key may hold NUL characters, which a C string would cut at.
+        let status = value.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return sqlite3_bind_text(statement, index, "", 0, Self.transient) }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { text in
+                sqlite3_bind_text64(statement, index, text, UInt64(bytes.count), Self.transient, UInt8(SQLITE_UTF8))
+            }
+        }
+        check(status)
+    }
+
+    func bind(_ index: Int32, _ value: Data?) {
+        guard let value else { check(sqlite3_bind_null(statement, index)); return }
+        let status = value.withUnsafeBytes { bytes in
+            // A zero-length blob needs `zeroblob` to be a blob rather than NULL.
+            bytes.count == 0
+                ? sqlite3_bind_zeroblob(statement, index, 0)
+                : sqlite3_bind_blob64(statement, index, bytes.baseAddress, UInt64(bytes.count), Self.transient)
+        }
+        check(status)
+    }
+
+    /// Steps once: `true` when a row is ready to read, `false` when the statement is done.
+    func step() throws(DiskCacheError) -> Bool {
+        guard bindFailure == SQLITE_OK else { throw database.error(bindFailure, String(cString: sqlite3_errstr(bindFailure))) }
+        let status = sqlite3_step(statement)
+        switch status {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw database.error(status)
+        }
+    }
+
+    /// Runs a statement that returns no rows, then resets it.
+    func run() throws(DiskCacheError) {
+        defer { reset() }
+        _ = try step()
+    }
+
+    /// Makes the statement ready to run again and drops its bindings (and so the bytes they copied).
+    func reset() {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        bindFailure = SQLITE_OK
+    }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+
+    func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+    func string(_ column: Int32) -> String? {
+        guard let text = sqlite3_column_text(statement, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    func data(_ column: Int32) -> Data? {
+        guard !isNull(column) else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return Data() }
+        return Data(bytes: bytes, count: count)
+    }
+}

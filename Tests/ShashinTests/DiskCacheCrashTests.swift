@@ -1,0 +1,96 @@
+import Foundation
+import Shashin
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Kills a process writing to a disk cache with SIGKILL at a random moment, 20 times, and checks
+/// after each reopen that every entry the cache serves is byte-identical to what was written.
+/// The writer is `shashin cache-writer`, built next to this test bundle.
+@Suite("DiskCache crash safety")
+struct DiskCacheCrashTests {
+    @Test func killingTheWriterNeverLeavesATornEntry() throws {
+        let executable = try Self.shashinExecutable()
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("shashin-crash-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var random = SystemRandomNumberGenerator()
+        var served = 0, killedWhileRunning = 0
+
+        for round in 0..<20 {
+            let seed = UInt64(round + 1) * 7919
+            let writer = Process()
+            writer.executableURL = executable
+            // Half the rounds without fsync: writes are then short, and far more kills land mid-write.
+            writer.arguments = ["cache-writer", "--dir", folder.path, "--seed", "\(seed)", round % 2 == 0 ? "--sync" : "--no-sync"]
+            let output = Pipe()
+            writer.standardOutput = output
+            try writer.run()
+            // Wait for the first write, then let it run for a random 20–300 ms.
+            _ = output.fileHandleForReading.availableData
+            usleep(UInt32.random(in: 20_000...300_000, using: &random))
+            if writer.isRunning { killedWhileRunning += 1 }
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+            #expect(writer.terminationReason == .uncaughtSignal, "round \(round): the writer stopped by itself")
+
+            let cache = try DiskCache(directory: folder)
+            cache.flush() // let reconciling after the crash finish before looking at the files
+            for info in try cache.entries() {
+                guard let entry = try cache.entry(forKey: info.key) else { continue }
+                let fields = String(decoding: entry.metadata ?? Data(), as: UTF8.self).split(separator: " ").compactMap { Int($0) }
+                guard fields.count == 3 else { Issue.record("round \(round): metadata \(fields)"); continue }
+                let expected = Self.bytes(seed: UInt64(fields[0]), version: fields[1], size: fields[2])
+                #expect(entry.data == expected, "round \(round): \(info.key) (version \(fields[1])) is not what was written")
+                served += 1
+            }
+            // After reconciling: no temporary files, and every file belongs to a row.
+            let files = Set((try? FileManager.default.contentsOfDirectory(atPath: folder.path + "/data")) ?? [])
+            let named = Set(try cache.entries().compactMap { info -> String? in
+                if case .file(let name) = info.storage { return name } else { return nil }
+            })
+            #expect(files == named, "round \(round): files without rows or rows without files")
+        }
+        #expect(served > 0)
+        #expect(killedWhileRunning == 20)
+    }
+
+    /// `shashin`, built into the same folder as the test bundle.
+    static func shashinExecutable() throws -> URL {
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("shashin"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("shashin"),
+            Bundle(for: Marker.self).bundleURL.deletingLastPathComponent().appendingPathComponent("shashin"),
+        ]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw CrashTestError(description: "no shashin executable near the tests (run `swift build --build-tests`): \(candidates.map(\.path))")
+        }
+        return found
+    }
+
+    private final class Marker {}
+
+    struct CrashTestError: Error, CustomStringConvertible { let description: String }
+
+    /// `CacheWriterContent.bytes` of the tool, repeated here: tests cannot import an executable.
+    static func bytes(seed: UInt64, version: Int, size: Int) -> Data {
+        var state = seed &* 1_000_003 &+ UInt64(version)
+        var data = Data(count: size)
+        data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
+            var index = 0
+            while index < size {
+                state &+= 0x9e37_79b9_7f4a_7c15
+                var z = state
+                z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+                z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+                var word = z ^ (z >> 31)
+                for _ in 0..<min(8, size - index) {
+                    buffer[index] = UInt8(truncatingIfNeeded: word)
+                    word >>= 8
+                    index += 1
+                }
+            }
+        }
+        return data
+    }
+}
