@@ -42,6 +42,15 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Folder for the pictures (final screens and timelines).")
     var out = "demo-output"
 
+    @Option(help: "The server's port, fixed so a second run asks for the same URLs and finds them on disk (0: any free port).")
+    var port = 47810
+
+    @Option(help: "Folder of the pipeline strategies' disk caches, one subfolder each (default: <out>/cache).")
+    var cacheDir: String?
+
+    @Flag(help: "Run the pipeline strategies without disk caches.")
+    var noDiskCache = false
+
     @Flag(help: "Write no pictures.")
     var noPictures = false
 
@@ -77,8 +86,7 @@ struct DemoCommand: AsyncParsableCommand {
         func run() async throws {
             let script = FeedScript.standard
             let catalog = FeedCatalog(rows: command.rows, thumbnailSize: command.thumbnail)
-            let server = ImageServer()
-            try await server.start()
+            let server = try await startServer()
             server.latency = .milliseconds(command.latency)
             server.bytesPerSecond = command.bandwidth > 0 ? command.bandwidth * 1000 : nil
 
@@ -87,12 +95,19 @@ struct DemoCommand: AsyncParsableCommand {
             try await server.generator.pregenerate(catalog.specs.prefix(reach))
             var encodedBytes: [Int: Int] = [:]
             for row in 0..<reach { encodedBytes[row] = try await server.generator.data(for: catalog.specs[row]).count }
+            // Every tenth row says `no-cache`: a disk cache must ask before using it (a 304 then).
+            for row in stride(from: 9, to: reach, by: 10) {
+                var script = RouteScript.image(catalog.specs[row], headers: ["Cache-Control": "no-cache", "ETag": "\"row-\(row)\""])
+                script.latency = server.latency
+                script.bytesPerSecond = server.bytesPerSecond
+                server.setRoute(catalog.url(of: row, on: server).path, script)
+            }
 
             var recordings: [FeedRecording] = []
             var screens: [FeedPictures.Screen] = []
             for kind in kinds {
                 note("Scrolling with the \(kind.rawValue) strategy (\(String(format: "%.1f", script.duration)) s)…")
-                let strategy = makeStrategy(kind, catalog: catalog, server: server)
+                let strategy = try makeStrategy(kind, catalog: catalog, server: server)
                 let run = FeedRun(strategy: strategy, script: script, rows: command.rows, viewportRows: command.viewport, server: server)
                 let recording = try await run.run()
                 recordings.append(recording)
@@ -131,15 +146,37 @@ struct DemoCommand: AsyncParsableCommand {
                 settings: .init(rows: command.rows, viewportRows: command.viewport, thumbnailPixels: command.thumbnail,
                                 latencyMs: command.latency, bytesPerSecondPerResponse: command.bandwidth * 1000,
                                 maxConcurrentDownloads: command.maxConcurrentDownloads, scriptSeconds: script.duration,
-                                server: address),
+                                server: address, diskCache: command.noDiskCache ? nil : cacheFolder.path),
                 strategies: metrics, pictures: pictures)
             print(command.json ? report.json : report.text)
         }
 
-        private func makeStrategy(_ kind: FeedStrategyKind, catalog: FeedCatalog, server: ImageServer) -> any FeedStrategy {
+        private var cacheFolder: URL {
+            URL(fileURLWithPath: command.cacheDir ?? (command.out + "/cache"), isDirectory: true)
+        }
+
+        /// The server on the fixed port, so URLs (and disk-cache keys) stay the same from run to
+        /// run; on any free port when that one is taken.
+        private func startServer() async throws -> ImageServer {
+            let server = ImageServer(port: command.port)
+            do {
+                try await server.start()
+                return server
+            } catch where command.port != 0 {
+                note("Port \(command.port) is taken; using any free port (the disk caches will not match earlier runs).")
+                let other = ImageServer()
+                try await other.start()
+                return other
+            }
+        }
+
+        private func makeStrategy(_ kind: FeedStrategyKind, catalog: FeedCatalog, server: ImageServer) throws -> any FeedStrategy {
             var configuration = ImagePipeline.Configuration()
             configuration.dataLoader = URLSessionDataLoader()
             configuration.maxConcurrentDownloads = command.maxConcurrentDownloads
+            if !command.noDiskCache, kind != .naive {
+                configuration.diskCache = try DiskCache(directory: cacheFolder.appendingPathComponent(kind.rawValue, isDirectory: true))
+            }
             let pipeline = ImagePipeline(configuration: configuration)
             switch kind {
             case .naive: return NaiveFeedStrategy(catalog: catalog, server: server)

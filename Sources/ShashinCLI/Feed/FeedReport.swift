@@ -12,6 +12,8 @@ struct FeedReport {
         var maxConcurrentDownloads: Int
         var scriptSeconds: Double
         var server: String
+        /// The disk caches' folder (one per pipeline strategy), or nil without disk caches.
+        var diskCache: String?
     }
 
     let settings: Settings
@@ -47,6 +49,8 @@ struct FeedReport {
             + "\(String(format: "%.1f", s.scriptSeconds)) s scripted scroll (drag, four flicks over ~200 rows, rests, fling back)")
         lines.append("network: ImageServer on \(s.server), \(s.latencyMs) ms latency, \(s.bytesPerSecondPerResponse / 1000) KB/s per response; "
             + "pipeline: \(s.maxConcurrentDownloads) downloads at once")
+        lines.append(s.diskCache.map { "disk caches: \($0)/<strategy> (a second run is served from them; every 10th row is no-cache: revalidated)" }
+            ?? "disk caches: none")
         lines.append("")
         let header = ["", "time-to-image at rest p50 / p95 / max", "flashes", "wrong-row", "downloaded", "shown", "requests", "peak", "sources"]
         var table = [header]
