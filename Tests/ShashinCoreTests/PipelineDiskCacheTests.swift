@@ -60,4 +60,19 @@ struct PipelineDiskCacheTests {
         }
         #expect(loader.requests.count == 1) // the second answer came from the disk cache
     }
+
+    @Test("the reload policies skip the memory cache; a URLRequest's cachePolicy is the request's")
+    func reloadSkipsMemory() async throws {
+        let storage = InMemoryDataCache()
+        let loader = ScriptedHTTPLoader { _ in .init(headers: ["Cache-Control": "max-age=600"], body: TestImages.encode(width: 2, height: 2, fill: 4)) }
+        let pipeline = pipeline(storage, loader: loader)
+        let url = PipelineFixture.url("reload")
+        _ = try await pipeline.image(for: url)
+        guard case .cached = pipeline.loadImage(ImageRequest(url: url)) else { Issue.record("expected a memory hit"); return }
+        let reload = try await pipeline.response(for: ImageRequest(url: url, cachePolicy: .reloadIgnoringCacheData))
+        #expect(reload.source == .network && loader.requests.count == 2)
+        var urlRequest = URLRequest(url: url)
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        #expect(ImageRequest(urlRequest: urlRequest).cachePolicy == .reloadIgnoringCacheData)
+    }
 }

@@ -98,9 +98,11 @@ struct LiveDiskCacheTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/f.jpg", headers: ["Cache-Control": "max-age=600"])
         let request = ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 32), processors: [.circle])
-        let first = try await Self.pipeline(storage, policy: .processed).response(for: request)
+        let pipeline = Self.pipeline(storage, policy: .processed)
+        let first = try await pipeline.response(for: request)
         #expect(first.source == .network)
-        try await waitFor { storage.count > 0 } // stored in the background
+        try await waitFor { pipeline.backgroundWorkCount == 0 } // stored in the background
+        #expect(storage.count == 1)
         #expect(try storage.entries().allSatisfy { $0.key.hasPrefix("processed ") })
         let second = try await Self.pipeline(storage, policy: .processed).response(for: request)
         #expect(second.source == .disk)
@@ -124,6 +126,36 @@ struct LiveDiskCacheTests {
         let other = try await Self.pipeline(storage, policy: .all).response(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 16)))
         #expect(other.source == .disk)
         #expect(server.requestCount(for: "/g.jpg") == 1)
+        await server.stop()
+    }
+
+    @Test("a processed result is used only while the original would be, and only for the same credentials")
+    func processedFollowsHTTPAndCredentials() async throws {
+        let server = ImageServer()
+        try await server.start()
+        let folder = temporaryFolder()
+        let storage = try DiskCache(directory: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let revalidated = serve(server, "/h.jpg", headers: ["Cache-Control": "no-cache", "ETag": "\"h\""])
+        let thumbnail = ThumbnailOptions(maxPixelSize: 16)
+        for _ in 0..<2 {
+            let pipeline = Self.pipeline(storage, policy: .processed)
+            #expect(try await pipeline.response(for: ImageRequest(url: revalidated, thumbnail: thumbnail)).source == .network)
+            try await waitFor { pipeline.backgroundWorkCount == 0 }
+        }
+        #expect(server.requestCount(for: "/h.jpg") == 2) // no-cache: the stored thumbnail is never used unasked
+
+        let shared = serve(server, "/i.jpg", headers: ["Cache-Control": "max-age=600"])
+        func request(_ token: String) -> ImageRequest {
+            var urlRequest = URLRequest(url: shared)
+            urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            return ImageRequest(urlRequest: urlRequest, thumbnail: thumbnail)
+        }
+        let alice = Self.pipeline(storage, policy: .processed)
+        _ = try await alice.response(for: request("alice"))
+        try await waitFor { alice.backgroundWorkCount == 0 }
+        #expect(try await Self.pipeline(storage, policy: .processed).response(for: request("alice")).source == .disk)
+        #expect(try await Self.pipeline(storage, policy: .processed).response(for: request("bob")).source == .network)
         await server.stop()
     }
 }

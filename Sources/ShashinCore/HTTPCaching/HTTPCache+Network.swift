@@ -29,6 +29,8 @@ extension HTTPCache {
             (data, http) = (body, response)
         } catch {
             if error is CancellationError || Task.isCancelled { throw error }
+            // A loader that refuses statuses itself: a 4xx is an answer, not an outage.
+            if case ImagePipelineError.httpStatus(let status) = error, status < 500 { throw error }
             if let stored, mayServeStaleOnError(stored.response, requestHeaders: exchange.headers) {
                 return serve(stored, url: url, source: .cache, errors: errors, forceStale: true)
             }
@@ -38,11 +40,20 @@ extension HTTPCache {
         let responseHeaders = HTTPHeaders(response: http)
 
         if http.statusCode == 304, let stored, !validators.fields.isEmpty {
-            // §4.3.4: the stored response, with the 304's header fields, is now the fresh one.
+            // §4.3.4: a 304 naming another strong validator does not describe what we hold: ask again, plainly.
+            if let etag = responseHeaders["ETag"], !Self.sameStrongValidator(etag, stored.response.headers["ETag"]) {
+                return try await fetch(exchange, validating: nil, conditional: false, errors: errors)
+            }
+            // The stored response, with the 304's header fields, is now the fresh one.
             var refreshed = stored
             refreshed.response = rules.updating(stored.response, withNotModified: responseHeaders,
                                                 requestTime: requestTime, responseTime: responseTime)
-            do { try storage.updateMetadata(Self.metadata(of: refreshed.response), forKey: exchange.key) } catch { errors.append(error) }
+            do {
+                // Only onto the entry that was validated: a newer one stored meanwhile keeps its own headers.
+                if isStillStored(stored, key: exchange.key) {
+                    try storage.updateMetadata(Self.metadata(of: refreshed.response), forKey: exchange.key)
+                }
+            } catch { errors.append(error) }
             return serve(refreshed, url: url, source: .revalidated, errors: errors)
         }
         if (500..<600).contains(http.statusCode), let stored, mayServeStaleOnError(stored.response, requestHeaders: exchange.headers) {
@@ -56,6 +67,21 @@ extension HTTPCache {
         }
         // A response that may not be stored leaves an older stored one alone (§3: it is simply not stored).
         return HTTPCachedResponse(data: data, response: http, source: .network, isStale: false, storageErrors: errors)
+    }
+
+    /// Whether `stored` is still what storage holds for `key` (same response times and validator).
+    func isStillStored(_ stored: StoredEntry, key: String) -> Bool {
+        guard let current = try? storage.entry(forKey: key), let metadata = current.metadata,
+              let response = Self.storedResponse(from: metadata) else { return false }
+        return response.responseTime == stored.response.responseTime && response.headers["ETag"] == stored.response.headers["ETag"]
+    }
+
+    /// Whether two entity tags are the same strong validator (RFC 9110 §8.8.3.2); a weak or
+    /// missing one never matches.
+    static func sameStrongValidator(_ a: String?, _ b: String?) -> Bool {
+        guard let a = a?.trimmingCharacters(in: .whitespaces), let b = b?.trimmingCharacters(in: .whitespaces),
+              !a.hasPrefix("W/"), !b.hasPrefix("W/") else { return false }
+        return a == b
     }
 
     /// Requests the cache does not answer: anything but GET, non-HTTP URLs, conditional or range
@@ -86,16 +112,27 @@ extension HTTPCache {
         refreshes.withLock { running in
             guard running[exchange.key] == nil else { return }
             running[exchange.key] = Task.detached(priority: .utility) { [self] in
+                // A slot of the owner's download queue, when it has one: refreshes count against its limit.
+                let release = await backgroundSlot?()
                 _ = try? await fetch(background, validating: stored, conditional: true, errors: [])
+                release?()
                 refreshes.withLock { _ = $0.removeValue(forKey: exchange.key) }
             }
         }
     }
 
-    /// §3 with the app's options: may this response be stored?
+    /// §3 with the app's options: may this response be stored? A status outside 2xx is stored only
+    /// when it can ever be used (a freshness lifetime or a validator): a bare 404 must not replace
+    /// a good stored image that an offline policy could still show.
     func mayStore(status: Int, requestHeaders: HTTPHeaders, responseHeaders: HTTPHeaders) -> Bool {
         guard rules.isStorable(method: "GET", requestHeaders: requestHeaders, status: status, responseHeaders: responseHeaders)
         else { return false }
+        if !(200..<300).contains(status) {
+            let probe = StoredResponse(status: status, headers: responseHeaders, requestHeaders: requestHeaders,
+                                       requestTime: now(), responseTime: now())
+            let hasValidator = !rules.conditionalHeaders(for: probe).fields.isEmpty
+            guard hasValidator || rules.freshnessLifetime(of: probe, now: now()) > 0 else { return false }
+        }
         guard options.isShared else { return true }
         let control = CacheControl(headers: responseHeaders)
         if control.isPrivate { return false }

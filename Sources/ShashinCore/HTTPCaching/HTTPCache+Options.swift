@@ -8,7 +8,9 @@ extension HTTPCache {
         /// Default 0: the headers decide.
         public var minimumFreshness: TimeInterval = 0
         /// When the server cannot be reached (or answers 5xx), serve a stored response however
-        /// stale, rather than fail. Default `false`: only when `stale-if-error` allows it.
+        /// stale, rather than fail — unless it says `must-revalidate` or `no-cache` (for those,
+        /// the offline-first policy `returnCacheDataElseLoad` still serves them). Default `false`:
+        /// only when `stale-if-error` allows it.
         public var servesStaleOnError = false
         /// Serve a stale stored response at once and refresh it in the background, so the next
         /// request gets the new one. Default `false`: only within a `stale-while-revalidate` window.

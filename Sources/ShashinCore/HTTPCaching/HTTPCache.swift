@@ -32,14 +32,23 @@ public final class HTTPCache: DataLoading, Sendable {
     let rules: CachePolicyEvaluator
     /// Background refreshes in flight, by storage key; behind its lock.
     let refreshes = Locked<[String: Task<Void, Never>]>([:])
+    /// Waits for a download slot for a background refresh and returns what frees it; `nil`: no limit.
+    let backgroundSlot: (@Sendable () async -> @Sendable () -> Void)?
 
     /// - Parameters:
     ///   - loader: loads what the cache cannot answer.
     ///   - storage: keeps responses (bytes, and status and headers as metadata).
     ///   - options: the app's policies; default the plain RFC 9111 rules.
     ///   - now: the clock every age and freshness is computed against.
-    public init(loader: any DataLoading, storage: any DataCaching, options: Options = Options(),
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public convenience init(loader: any DataLoading, storage: any DataCaching, options: Options = Options(),
+                            now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(loader: loader, storage: storage, options: options, now: now, backgroundSlot: nil)
+    }
+
+    /// The pipeline's: background refreshes take a slot of its download queue.
+    init(loader: any DataLoading, storage: any DataCaching, options: Options, now: @escaping @Sendable () -> Date,
+         backgroundSlot: (@Sendable () async -> @Sendable () -> Void)?) {
+        self.backgroundSlot = backgroundSlot
         self.loader = loader
         self.storage = storage
         self.options = options
@@ -58,24 +67,7 @@ public final class HTTPCache: DataLoading, Sendable {
     ///   nothing usable is stored, `CancellationError`.
     public func response(for request: URLRequest, policy: HTTPCachePolicy? = nil, maxBytes: Int = 50 << 20,
                          progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> HTTPCachedResponse {
-        guard let url = request.url else { throw ImagePipelineError.invalidURL("") }
-        let method = (request.httpMethod ?? "GET").uppercased()
-        guard let exchange = exchange(for: request, maxBytes: maxBytes, progress: progress) else {
-            return try await passThrough(request, method: method, maxBytes: maxBytes, progress: progress)
-        }
-        var errors: [any Error] = []
-        let stored = lookUp(exchange.key, for: exchange.headers, maxBytes: maxBytes, errors: &errors)
-        switch decide(exchange, policy: policy ?? HTTPCachePolicy(request.cachePolicy), stored: stored) {
-        case .serve(let entry):
-            return serve(entry, url: url, source: .cache, errors: errors)
-        case .serveAndRefresh(let entry):
-            refreshInBackground(exchange, validating: entry)
-            return serve(entry, url: url, source: .cache, errors: errors)
-        case .fetch(let entry, let conditional):
-            return try await fetch(exchange, validating: entry, conditional: conditional, errors: errors)
-        case .miss:
-            throw ImagePipelineError.cacheMiss
-        }
+        try await execute(plan(for: request, policy: policy, maxBytes: maxBytes), progress: progress)
     }
 
     /// Answers `request` from storage alone when `policy` and the rules allow it without asking the
@@ -84,21 +76,50 @@ public final class HTTPCache: DataLoading, Sendable {
     /// - Throws: `ImagePipelineError.cacheMiss` when nothing usable is stored and the network is forbidden.
     public func storedResponse(for request: URLRequest, policy: HTTPCachePolicy? = nil,
                                maxBytes: Int = 50 << 20) throws -> HTTPCachedResponse? {
-        guard let url = request.url, let exchange = exchange(for: request, maxBytes: maxBytes, progress: { _, _ in }) else {
-            return nil
-        }
+        if case .answered(let answer) = try plan(for: request, policy: policy, maxBytes: maxBytes) { return answer }
+        return nil
+    }
+
+    /// What answering a request takes, decided from storage alone.
+    enum Plan: Sendable {
+        /// Answered from storage.
+        case answered(HTTPCachedResponse)
+        /// The server must be asked (conditionally when `conditional` and `stored` has a validator).
+        case network(Exchange, validating: StoredEntry?, conditional: Bool, errors: [any Error])
+        /// Not the cache's business (not a GET, not HTTP, the caller's own validators): the loader's.
+        case passThrough(URLRequest, maxBytes: Int)
+    }
+
+    /// Reads storage once and decides; synchronous, so callers may run it on a queue of their choice.
+    /// - Throws: `cacheMiss` when the answer must come from storage and cannot.
+    func plan(for request: URLRequest, policy: HTTPCachePolicy?, maxBytes: Int) throws -> Plan {
+        guard let url = request.url else { throw ImagePipelineError.invalidURL("") }
+        guard let exchange = exchange(for: request, maxBytes: maxBytes) else { return .passThrough(request, maxBytes: maxBytes) }
         var errors: [any Error] = []
         let stored = lookUp(exchange.key, for: exchange.headers, maxBytes: maxBytes, errors: &errors)
         switch decide(exchange, policy: policy ?? HTTPCachePolicy(request.cachePolicy), stored: stored) {
         case .serve(let entry):
-            return serve(entry, url: url, source: .cache, errors: errors)
+            return .answered(serve(entry, url: url, source: .cache, errors: errors))
         case .serveAndRefresh(let entry):
             refreshInBackground(exchange, validating: entry)
-            return serve(entry, url: url, source: .cache, errors: errors)
-        case .fetch:
-            return nil
+            return .answered(serve(entry, url: url, source: .cache, errors: errors))
+        case .fetch(let entry, let conditional):
+            return .network(exchange, validating: entry, conditional: conditional, errors: errors)
         case .miss:
             throw ImagePipelineError.cacheMiss
+        }
+    }
+
+    /// Carries out a plan: asks the server when it must.
+    func execute(_ plan: Plan, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> HTTPCachedResponse {
+        switch plan {
+        case .answered(let answer):
+            return answer
+        case .network(let exchange, let stored, let conditional, let errors):
+            return try await fetch(exchange.with(progress: progress), validating: stored, conditional: conditional, errors: errors)
+        case .passThrough(let request, let maxBytes):
+            return try await passThrough(request, method: (request.httpMethod ?? "GET").uppercased(),
+                                         maxBytes: maxBytes, progress: progress)
         }
     }
 
@@ -136,19 +157,28 @@ public final class HTTPCache: DataLoading, Sendable {
         case .varyMismatch:
             return .fetch(validating: nil, conditional: false)
         case .needsValidation:
-            if mayServeWhileRefreshing(stored.response, requestHeaders: exchange.headers) { return .serveAndRefresh(stored) }
+            // Only a response that is stale may be served while refreshing; one the request itself
+            // finds too old (max-age, min-fresh) is validated first.
+            let requestControl = CacheControl(headers: exchange.headers)
+            if requestControl.maxAge == nil, requestControl.minFresh == nil, !rules.isFresh(stored.response, now: now()),
+               mayServeWhileRefreshing(stored.response, requestHeaders: exchange.headers) {
+                return .serveAndRefresh(stored)
+            }
             return .fetch(validating: stored, conditional: true)
         }
     }
 
     /// The exchange for a request the cache answers; `nil` for those it passes through: anything
     /// but GET, non-HTTP URLs, requests with validators or ranges of their own.
-    func exchange(for request: URLRequest, maxBytes: Int, progress: @escaping @Sendable (Int64, Int64) -> Void) -> Exchange? {
+    func exchange(for request: URLRequest, maxBytes: Int) -> Exchange? {
         let headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
         guard (request.httpMethod ?? "GET").uppercased() == "GET", let url = request.url,
               let key = Self.storageKey(for: url), !Self.isConditional(headers) else { return nil }
-        return Exchange(request: request, key: key, headers: headers, maxBytes: maxBytes, progress: progress)
+        return Exchange(request: request, key: key, headers: headers, maxBytes: maxBytes, progress: { _, _ in })
     }
+
+    /// Background refreshes (stale while revalidate) started and not yet ended.
+    public var backgroundRefreshCount: Int { refreshes.withLock { $0.count } }
 
     /// Waits until every background refresh started so far (stale while revalidate) has ended.
     public func waitForBackgroundRefreshes() async {
@@ -198,7 +228,9 @@ public final class HTTPCache: DataLoading, Sendable {
     }
 
     func mayServeStaleOnError(_ stored: StoredResponse, requestHeaders: HTTPHeaders) -> Bool {
-        options.servesStaleOnError || rules.mayServeStaleOnError(stored, requestHeaders: requestHeaders, now: now())
+        let control = stored.cacheControl
+        if options.servesStaleOnError, !control.mustRevalidate, !control.noCache { return true }
+        return rules.mayServeStaleOnError(stored, requestHeaders: requestHeaders, now: now())
     }
 
     /// Requests that carry their own validators or ranges are the caller's business: passed through.
@@ -222,6 +254,12 @@ extension HTTPCache {
         let key: String
         let headers: HTTPHeaders
         let maxBytes: Int
-        let progress: @Sendable (Int64, Int64) -> Void
+        var progress: @Sendable (Int64, Int64) -> Void
+
+        func with(progress: @escaping @Sendable (Int64, Int64) -> Void) -> Exchange {
+            var copy = self
+            copy.progress = progress
+            return copy
+        }
     }
 }

@@ -19,7 +19,7 @@ struct FetchedData: @unchecked Sendable { // immutable; URLResponse is never mut
 final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to `JobGraph.queue`, like every job
     let request: ImageRequest
     private var workItem: WorkItem?
-    private var diskLookup: Task<Void, Never>?
+    private var preparation: Task<Void, Never>?
 
     init(graph: JobGraph, request: ImageRequest) {
         self.request = request
@@ -28,36 +28,39 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
 
     override func start() {
         let enqueuedAt = monotonicNow()
-        diskLookup = Task { [self] in
-            let result: Result<URLRequest, any Error>
-            var timings = ImageTimings()
+        preparation = Task { [self] in
+            let urlRequest: URLRequest
             do {
-                let urlRequest = try await prepared()
-                let startedAt = monotonicNow()
-                let stored = try storedData(for: urlRequest)
-                timings.disk = monotonicNow() - startedAt
-                if let stored {
-                    let delivered = stored.with(timings: timings)
-                    graph.queue.async { self.finish(.success(delivered)) }
-                    return
-                }
-                result = .success(urlRequest)
+                urlRequest = try await prepared()
             } catch {
-                result = .failure(Self.pipelineError(from: error))
+                let failure = Self.pipelineError(from: error)
+                graph.queue.async { self.finish(.failure(failure)) }
+                return
             }
-            let lookupTimings = timings
-            graph.queue.async {
-                switch result {
-                case .success(let urlRequest): self.enqueueDownload(urlRequest, enqueuedAt: enqueuedAt, timings: lookupTimings)
-                case .failure(let error): self.finish(.failure(error))
+            // Storage is read on a dispatch queue: blocking I/O does not belong on the Swift pool.
+            DispatchQueue.global(qos: .userInitiated).async { [self] in
+                let startedAt = monotonicNow()
+                let plan = Result { try self.plan(for: urlRequest) }
+                var timings = ImageTimings()
+                timings.disk = monotonicNow() - startedAt
+                let lookupTimings = timings
+                graph.queue.async { [self] in
+                    switch plan {
+                    case .success(.answered(let answer)):
+                        finish(Result { try fetched(from: answer, timings: lookupTimings) })
+                    case .success(let plan):
+                        enqueueDownload(plan, enqueuedAt: enqueuedAt, timings: lookupTimings)
+                    case .failure(let error):
+                        finish(.failure(Self.pipelineError(from: error)))
+                    }
                 }
             }
         }
     }
 
     override func didCancel() {
-        diskLookup?.cancel()
-        diskLookup = nil
+        preparation?.cancel()
+        preparation = nil
         workItem?.cancel()
         workItem = nil
     }
@@ -76,18 +79,17 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
         return urlRequest
     }
 
-    /// The stored bytes when the disk cache may answer alone; `nil` when the network is needed.
-    private func storedData(for urlRequest: URLRequest) throws -> FetchedData? {
+    /// What the request needs, from the disk cache alone: its answer, or a download (conditional
+    /// when a stale stored response has a validator). Without a disk cache, always a download.
+    private func plan(for urlRequest: URLRequest) throws -> HTTPCache.Plan {
         guard let cache = graph.httpCache else {
             if request.cachePolicy == .returnCacheDataDontLoad { throw ImagePipelineError.cacheMiss }
-            return nil
+            return .passThrough(urlRequest, maxBytes: graph.configuration.maxResponseBytes)
         }
-        guard let answer = try cache.storedResponse(for: urlRequest, policy: request.cachePolicy,
-                                                    maxBytes: graph.configuration.maxResponseBytes) else { return nil }
-        return try fetched(from: answer, timings: ImageTimings())
+        return try cache.plan(for: urlRequest, policy: request.cachePolicy, maxBytes: graph.configuration.maxResponseBytes)
     }
 
-    private func enqueueDownload(_ urlRequest: URLRequest, enqueuedAt: TimeInterval, timings: ImageTimings) {
+    private func enqueueDownload(_ plan: HTTPCache.Plan, enqueuedAt: TimeInterval, timings: ImageTimings) {
         guard !isDisposed else { return }
         workItem = graph.networkQueue.enqueue(priority: priority) { [self] item in
             let task = Task {
@@ -96,7 +98,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
                 do {
                     var timings = timings
                     timings.queued = startedAt - enqueuedAt - timings.disk
-                    let fetched = try await download(urlRequest)
+                    let fetched = try await download(plan)
                     timings.network = monotonicNow() - startedAt
                     result = .success(fetched.with(timings: timings))
                 } catch {
@@ -109,18 +111,18 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
         }
     }
 
-    private func download(_ urlRequest: URLRequest) async throws -> FetchedData {
+    private func download(_ plan: HTTPCache.Plan) async throws -> FetchedData {
         let configuration = graph.configuration
         let progress: @Sendable (Int64, Int64) -> Void = { [weak self] received, expected in
             guard let self else { return }
             graph.queue.async { self.send(progress: ImageTask.Progress(completed: received, total: expected)) }
         }
-        if let cache = graph.httpCache, HTTPCache.storageKey(for: urlRequest.url!) != nil {
-            let answer = try await cache.response(for: urlRequest, policy: request.cachePolicy,
-                                                  maxBytes: configuration.maxResponseBytes, progress: progress)
+        if let cache = graph.httpCache {
+            let answer = try await cache.execute(plan, progress: progress)
             try Task.checkCancellation()
             return try fetched(from: answer, timings: ImageTimings())
         }
+        guard case .passThrough(let urlRequest, _) = plan else { preconditionFailure("a plan without a cache is a download") }
         let (data, response) = try await configuration.dataLoader.loadData(
             for: urlRequest, maxBytes: configuration.maxResponseBytes, progress: progress)
         try Task.checkCancellation()

@@ -24,6 +24,8 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
     let stage: Int
     let cacheKey: ImageCacheKey
     private var upstream: JobSubscription?
+    /// A failed read of a stored processed result, reported with the result made instead.
+    private var diskErrors: [any Error] = []
     private var workItem: WorkItem?
 
     init(graph: JobGraph, request: ImageRequest, stage: Int, cacheKey: ImageCacheKey) {
@@ -40,8 +42,7 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
     }
 
     override func start() {
-        if !request.options.contains(.disableMemoryCacheReads),
-           let image = graph.configuration.memoryCache?.image(forKey: cacheKey) {
+        if request.readsMemoryCache, let image = graph.configuration.memoryCache?.image(forKey: cacheKey) {
             finish(.success(ImageResult(image: image, urlResponse: nil, source: .memory, timings: ImageTimings())))
             return
         }
@@ -92,11 +93,12 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         let enqueuedAt = monotonicNow()
         let cache = request.options.contains(.disableMemoryCacheWrites) ? nil : graph.configuration.memoryCache
         let cacheKey = self.cacheKey
+        let request = self.request
         workItem = graph.decodeQueue.enqueue(priority: priority) { [self] item in
             DispatchQueue.global(qos: .userInitiated).async { [self] in
                 guard !item.isCancelled else { item.finish(); return }
                 let startedAt = monotonicNow()
-                let read = Result { try store.image(for: cacheKey) }
+                let read = Result { try store.image(for: request, cacheKey: cacheKey) }
                 item.finish()
                 let image = (try? read.get()) ?? nil
                 let errors: [any Error] = if case .failure(let error) = read { [error] } else { [] }
@@ -111,9 +113,9 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
                     guard !isDisposed else { return }
                     workItem = nil
                     if let image {
-                        finish(.success(ImageResult(image: image, urlResponse: nil, source: .disk, timings: timings,
-                                                    storageErrors: errors)))
+                        finish(.success(ImageResult(image: image, urlResponse: nil, source: .disk, timings: timings)))
                     } else {
+                        diskErrors = errors
                         startUpstream()
                     }
                 }
@@ -166,7 +168,9 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         let enqueuedAt = monotonicNow()
         let cache = request.options.contains(.disableMemoryCacheWrites) ? nil : graph.configuration.memoryCache
         let cacheKey = self.cacheKey
+        let request = self.request
         let processedStore = self.processedStore
+        let storageErrors = storageErrors + diskErrors
         workItem = workQueue.enqueue(priority: priority) { [self] item in
             DispatchQueue.global(qos: .userInitiated).async { [self] in
                 guard !item.isCancelled else { item.finish(); return }
@@ -176,7 +180,8 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
                     timings.queued += startedAt - enqueuedAt
                     record(&timings, monotonicNow() - startedAt)
                     cache?.store(image, forKey: cacheKey)
-                    if let processedStore { Self.storeInBackground(image, originalFormat: originalFormat, key: cacheKey, in: processedStore) }
+                    processedStore?.storeInBackground(image, originalFormat: originalFormat, urlResponse: urlResponse,
+                                                      request: request, cacheKey: cacheKey)
                     return ImageResult(image: image, urlResponse: urlResponse, source: source, timings: timings,
                                        originalFormat: originalFormat, storageErrors: storageErrors)
                 }
@@ -185,20 +190,4 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
             }
         }
     }
-
-    /// Encodes and stores a processed result off every caller's path; a failure only costs a
-    /// recomputation next time.
-    private static func storeInBackground(_ image: PlatformImage, originalFormat: ImageFormat?, key: ImageCacheKey,
-                                          in store: ProcessedImageStore) {
-        let image = UncheckedImage(image)
-        DispatchQueue.global(qos: .utility).async {
-            try? store.store(image.value, originalFormat: originalFormat, for: key)
-        }
-    }
-}
-
-/// Carries an image to another thread: images are never mutated after decoding.
-private struct UncheckedImage: @unchecked Sendable { // immutable once decoded
-    let value: PlatformImage
-    init(_ value: PlatformImage) { self.value = value }
 }

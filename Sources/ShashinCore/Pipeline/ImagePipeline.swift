@@ -80,8 +80,14 @@ public final class ImagePipeline: Sendable {
     /// Requests not yet finished (image tasks and data loads); 0 when idle.
     public var activeTaskCount: Int { graph.activeTaskCount }
 
+    /// Work that outlives the tasks that caused it: background refreshes of stale disk entries
+    /// (stale while revalidate) and processed results being written to disk; 0 when settled.
+    public var backgroundWorkCount: Int {
+        (graph.httpCache?.backgroundRefreshCount ?? 0) + (graph.processedStore?.pendingWrites ?? 0)
+    }
+
     private func cachedResponse(for request: ImageRequest) -> ImageResponse? {
-        guard !request.options.contains(.disableMemoryCacheReads),
+        guard request.readsMemoryCache,
               let image = configuration.memoryCache?.image(forKey: request.cacheKey) else { return nil }
         return ImageResponse(image: image, request: request, source: .memory)
     }

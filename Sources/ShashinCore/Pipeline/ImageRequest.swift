@@ -22,8 +22,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     public var priority: Priority
     /// Switches for cache use; default none.
     public var options: Options
-    /// How stored responses in the disk cache are used: HTTP's rules (default), offline first,
-    /// cache only, reload. Without a disk cache, `returnCacheDataDontLoad` fails on a memory miss.
+    /// How stored responses are used: HTTP's rules (default), offline first, cache only, reload.
+    /// The reload policies skip the memory cache too (a pull to refresh really asks the server);
+    /// without a disk cache, `returnCacheDataDontLoad` fails on a memory miss. A request made from
+    /// a `URLRequest` takes that request's `cachePolicy` unless given one.
     public var cachePolicy: HTTPCachePolicy
 
     /// The URL of the image; `nil` only when built from a `URLRequest` without one.
@@ -40,12 +42,12 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
 
     /// Creates a request from a `URLRequest`, keeping its headers, method and timeout.
     public init(urlRequest: URLRequest, thumbnail: ThumbnailOptions? = nil, processors: [any ImageProcessing] = [],
-                priority: Priority = .normal, cachePolicy: HTTPCachePolicy = .useProtocolCachePolicy, options: Options = []) {
+                priority: Priority = .normal, cachePolicy: HTTPCachePolicy? = nil, options: Options = []) {
         self.urlRequest = urlRequest
         self.thumbnail = thumbnail
         self.processors = processors
         self.priority = priority
-        self.cachePolicy = cachePolicy
+        self.cachePolicy = cachePolicy ?? HTTPCachePolicy(urlRequest.cachePolicy)
         self.options = options
         self.cacheKey = Self.makeCacheKey(urlRequest, thumbnail, processors)
     }
@@ -61,6 +63,12 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     private static func makeCacheKey(_ urlRequest: URLRequest, _ thumbnail: ThumbnailOptions?,
                                      _ processors: [any ImageProcessing]) -> ImageCacheKey {
         ImageCacheKey(url: urlRequest.url?.absoluteString ?? "", thumbnail: thumbnail, processors: processors.map(\.identifier))
+    }
+
+    /// Whether a memory-cache hit may answer: not when disabled, nor under a reload policy.
+    var readsMemoryCache: Bool {
+        !options.contains(.disableMemoryCacheReads)
+            && cachePolicy != .reloadIgnoringCacheData && cachePolicy != .reloadRevalidatingCacheData
     }
 
     /// The URL, thumbnail and processors, for logs.

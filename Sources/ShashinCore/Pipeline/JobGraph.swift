@@ -26,14 +26,26 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
         networkQueue = WorkQueue(name: "network", maxConcurrent: configuration.maxConcurrentDownloads)
         decodeQueue = WorkQueue(name: "decode", maxConcurrent: configuration.maxConcurrentDecodes)
         processingQueue = WorkQueue(name: "processing", maxConcurrent: configuration.maxConcurrentProcessing)
-        httpCache = configuration.diskCache.flatMap { disk in
-            configuration.diskCachePolicy.storesOriginals
-                ? HTTPCache(loader: configuration.dataLoader, storage: disk, options: configuration.httpCacheOptions) : nil
+        let networkQueue = self.networkQueue
+        // Background refreshes wait for a download slot at the lowest priority, like any download.
+        let slot: @Sendable () async -> @Sendable () -> Void = {
+            await withCheckedContinuation { (continuation: CheckedContinuation<@Sendable () -> Void, Never>) in
+                _ = networkQueue.enqueue(priority: .veryLow) { item in continuation.resume(returning: { item.finish() }) }
+            }
         }
-        processedStore = configuration.diskCache.flatMap { disk in
-            guard configuration.diskCachePolicy.storesProcessed, let encoder = configuration.encoder else { return nil }
-            return ProcessedImageStore(storage: disk, encoder: encoder, decoder: configuration.decoder,
-                                       quality: configuration.encodingQuality, maxPixelCount: configuration.maxPixelCount)
+        if let disk = configuration.diskCache, configuration.diskCachePolicy.storesOriginals {
+            httpCache = HTTPCache(loader: configuration.dataLoader, storage: disk, options: configuration.httpCacheOptions,
+                                  now: { Date() }, backgroundSlot: slot)
+        } else {
+            httpCache = nil
+        }
+        if let disk = configuration.diskCache, configuration.diskCachePolicy.storesProcessed, let encoder = configuration.encoder {
+            let rules = httpCache ?? HTTPCache(loader: configuration.dataLoader, storage: disk, options: configuration.httpCacheOptions)
+            processedStore = ProcessedImageStore(storage: disk, encoder: encoder, decoder: configuration.decoder,
+                                                 quality: configuration.encodingQuality, maxPixelCount: configuration.maxPixelCount,
+                                                 http: rules)
+        } else {
+            processedStore = nil
         }
     }
 

@@ -1,27 +1,68 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Processed results in the disk cache (`DiskCachePolicy.processed` or `.all`): encoded in the
 /// original's format when it can hold them (PNG when transparency appears in a JPEG or GIF),
-/// under a key of their own. A value: the storage and codecs are thread-safe.
-struct ProcessedImageStore: Sendable {
+/// under a key of their own that includes the request's credentials, with the original response's
+/// HTTP metadata — so a processed result is used only while the original would be (fresh, or under
+/// an offline policy), and never for other credentials.
+///
+/// Writes run one at a time on a utility queue, off every caller's path.
+final class ProcessedImageStore: Sendable {
     let storage: any DataCaching
     let encoder: any ImageEncoding
     let decoder: any ImageDecoding
     let quality: Double
     let maxPixelCount: Int
+    /// The HTTP rules, for the metadata stored with each result.
+    let http: HTTPCache
+    private let writes = DispatchQueue(label: "shashin.processed-writes", qos: .utility)
+    private let pending = Locked(0)
 
-    /// The storage key of a processed result: never a URL alone, so it cannot meet an original's.
-    static func key(for cacheKey: ImageCacheKey) -> String { "processed " + cacheKey.description }
+    init(storage: any DataCaching, encoder: any ImageEncoding, decoder: any ImageDecoding, quality: Double,
+         maxPixelCount: Int, http: HTTPCache) {
+        self.storage = storage
+        self.encoder = encoder
+        self.decoder = decoder
+        self.quality = quality
+        self.maxPixelCount = maxPixelCount
+        self.http = http
+    }
+
+    /// Results waiting to be written.
+    var pendingWrites: Int { pending.current }
 
     /// Whether a request's result counts as processed: it has a thumbnail or processors.
     static func isProcessed(_ request: ImageRequest) -> Bool {
         request.thumbnail != nil || !request.processors.isEmpty
     }
 
-    /// The stored result, decoded as is; `nil` on a miss. A result that no longer decodes is removed.
-    func image(for cacheKey: ImageCacheKey) throws -> PlatformImage? {
-        let key = Self.key(for: cacheKey)
+    /// The storage key: never a URL alone, so it cannot meet an original's; credentials included.
+    static func key(for request: ImageRequest, cacheKey: ImageCacheKey) -> String {
+        let credential = HTTPCache.credential(of: HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:]))
+        return "processed " + (credential.map { "[\($0)] " } ?? "") + cacheKey.description
+    }
+
+    /// The stored result when the request may use it, decoded as is; `nil` on a miss or when the
+    /// original's HTTP metadata says it is too old for this request. A result that no longer
+    /// decodes is removed.
+    func image(for request: ImageRequest, cacheKey: ImageCacheKey) throws -> PlatformImage? {
+        let key = Self.key(for: request, cacheKey: cacheKey)
         guard let entry = try storage.entry(forKey: key) else { return nil }
+        if let metadata = entry.metadata, let stored = HTTPCache.storedResponse(from: metadata) {
+            let headers = HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:])
+            switch request.cachePolicy {
+            case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
+                break
+            case .useProtocolCachePolicy:
+                let verdict = http.suitability(of: stored, for: headers)
+                guard verdict == .fresh || verdict == .staleAcceptable else { return nil }
+            case .reloadIgnoringCacheData, .reloadRevalidatingCacheData:
+                return nil
+            }
+        }
         let context = ImageDecodingContext(format: ImageFormat(sniffing: entry.data), thumbnail: nil, maxPixelCount: maxPixelCount)
         do {
             return try decoder.decode(entry.data, context: context)
@@ -31,11 +72,32 @@ struct ProcessedImageStore: Sendable {
         }
     }
 
-    /// Encodes and stores `image`.
-    func store(_ image: PlatformImage, originalFormat: ImageFormat?, for cacheKey: ImageCacheKey) throws {
+    /// Encodes and stores `image` in the background, with the HTTP metadata of `urlResponse`;
+    /// nothing is stored when that response may not be (`no-store`, for instance).
+    func storeInBackground(_ image: PlatformImage, originalFormat: ImageFormat?, urlResponse: URLResponse?,
+                           request: ImageRequest, cacheKey: ImageCacheKey) {
+        let headers = HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:])
+        var metadata: Data?
+        if let http = urlResponse as? HTTPURLResponse {
+            let responseHeaders = HTTPHeaders(response: http)
+            guard self.http.mayStore(status: http.statusCode, requestHeaders: headers, responseHeaders: responseHeaders) else { return }
+            let now = self.http.now()
+            var stored = StoredResponse(status: http.statusCode, headers: HTTPCache.storedHeaders(responseHeaders),
+                                        requestHeaders: headers, requestTime: now, responseTime: now)
+            stored.credential = HTTPCache.credential(of: headers)
+            metadata = HTTPCache.metadata(of: stored)
+        }
+        let key = Self.key(for: request, cacheKey: cacheKey)
         let format = Self.format(original: originalFormat, hasTransparency: image.mayHaveTransparency)
-        let data = try encoder.encode(image, as: format, quality: quality)
-        try storage.store(data, metadata: nil, forKey: Self.key(for: cacheKey))
+        let carried = UncheckedImage(image)
+        let storedMetadata = metadata
+        pending.withLock { $0 += 1 }
+        writes.async { [self] in
+            defer { pending.withLock { $0 -= 1 } }
+            guard let data = try? encoder.encode(carried.value, as: format, quality: quality) else { return }
+            // A failed write costs a recomputation next time; the image was already delivered.
+            try? storage.store(data, metadata: storedMetadata, forKey: key)
+        }
     }
 
     /// The format a processed result is stored in: the original's when it can hold the result.
@@ -46,4 +108,10 @@ struct ProcessedImageStore: Sendable {
         default: .png
         }
     }
+}
+
+/// Carries an image to another thread: images are never mutated after decoding.
+struct UncheckedImage: @unchecked Sendable { // immutable once decoded
+    let value: PlatformImage
+    init(_ value: PlatformImage) { self.value = value }
 }

@@ -49,12 +49,14 @@ struct HTTPCacheStorageTests {
     func invalidation() async throws {
         let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=60"])
         _ = try await fixture.get()
-        #expect(fixture.storage.keys.count == 1)
+        _ = try await fixture.cache.response(for: URLRequest(url: URL(string: "/other", relativeTo: fixture.url)!.absoluteURL))
+        _ = try await fixture.cache.response(for: URLRequest(url: URL(string: "https://elsewhere.example/other")!))
+        #expect(fixture.storage.keys.count == 3)
         var post = URLRequest(url: fixture.url)
         post.httpMethod = "POST"
         fixture.loader.answer { _ in .init(status: 201, headers: ["Location": "/other"]) }
         #expect(try await fixture.cache.response(for: post).source == .network)
-        #expect(fixture.storage.keys.isEmpty)
+        #expect(fixture.storage.keys == ["https://elsewhere.example/other"]) // another origin is left alone
     }
 
     @Test("a failed POST invalidates nothing (§4.4)")
