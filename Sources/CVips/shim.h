@@ -12,6 +12,9 @@
 #define SHASHIN_CVIPS_SHIM_H
 
 #include <vips/vips.h>
+#include <zlib.h>
+#include <stdint.h>
+#include <string.h>
 
 /* ---- runtime ---- */
 
@@ -50,6 +53,47 @@ static inline int shashin_gifload_buffer(const void *buf, size_t len, VipsImage 
                                          VipsAccess access, VipsFailOn fail_on) {
     return vips_gifload_buffer((void *)buf, len, out, "access", access, "fail_on", fail_on,
                                "n", 1, NULL);
+}
+
+/* HEIC and AVIF through libheif (a dynamic vips module: see shashin_has_operation). The primary
+ * image only; `unlimited` off keeps libheif's own limits on image size and metadata. */
+static inline int shashin_heifload_buffer(const void *buf, size_t len, VipsImage **out,
+                                          VipsAccess access, VipsFailOn fail_on) {
+    return vips_heifload_buffer((void *)buf, len, out, "access", access, "fail_on", fail_on,
+                                NULL);
+}
+
+/* Whether libvips has an operation by this nickname (such as "heifload_buffer"): optional
+ * formats live in modules a libvips build may lack. */
+static inline gboolean shashin_has_operation(const char *nickname) {
+    return vips_type_find("VipsOperation", nickname) != 0;
+}
+
+/* ---- zlib: how far a compressed PNG chunk inflates ----
+ *
+ * Inflates `length` bytes of a zlib stream into a small scratch buffer that is overwritten each
+ * round, counting the output and stopping as soon as it passes `limit`: the size is learnt in
+ * O(limit) time and constant memory. Returns the inflated size, `limit + 1` when it passes the
+ * limit, or -1 when the stream is broken or ends early. */
+static inline long long shashin_zlib_inflated_size(const void *data, size_t length, size_t limit) {
+    unsigned char scratch[16384];
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (inflateInit(&stream) != Z_OK) return -1;
+    stream.next_in = (Bytef *)data;
+    stream.avail_in = (uInt)(length > UINT32_MAX ? UINT32_MAX : length);
+    unsigned long long total = 0;
+    int status = Z_OK;
+    while (status == Z_OK) {
+        stream.next_out = scratch;
+        stream.avail_out = sizeof scratch;
+        status = inflate(&stream, Z_NO_FLUSH);
+        total += sizeof scratch - stream.avail_out;
+        if (total > limit) { inflateEnd(&stream); return (long long)limit + 1; }
+        if (status == Z_BUF_ERROR && stream.avail_in == 0) break; /* input ended early */
+    }
+    inflateEnd(&stream);
+    return status == Z_STREAM_END ? (long long)total : -1;
 }
 
 /* ---- transforms ---- */
@@ -170,6 +214,15 @@ static inline int shashin_gifsave_buffer(VipsImage *in, void **buf, size_t *len,
                                NULL);
 }
 
+/* `av1` chooses AVIF (AV1, through libaom) over HEIC (HEVC, through x265). `effort` 0 (fastest)
+ * ... 9 (smallest). */
+static inline int shashin_heifsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
+                                          gboolean lossless, gboolean av1, int effort) {
+    return vips_heifsave_buffer(in, buf, len, "Q", quality, "lossless", lossless,
+                                "compression", av1 ? VIPS_FOREIGN_HEIF_COMPRESSION_AV1
+                                                   : VIPS_FOREIGN_HEIF_COMPRESSION_HEVC,
+                                "effort", effort, "strip", TRUE, NULL);
+}
 
 /* ---- direct libjpeg-turbo decoding (the JPEG fast path) ----
  *

@@ -19,8 +19,23 @@ extension ImagePipeline {
     public struct Configuration: Sendable {
         /// Loads bytes; default `URLSessionDataLoader.shared`.
         public var dataLoader: any DataLoading
-        /// Turns bytes into images. `import Shashin` gives the platform's (ImageIO or libvips).
-        public var decoder: any ImageDecoding
+        /// Chooses the decoder for each image from its sniffed format. `import Shashin` makes the
+        /// platform's decoder (ImageIO or libvips) its default; register your own to add a format
+        /// or replace a built-in one.
+        ///
+        /// ```swift
+        /// configuration.decoders.register(MyWebPDecoder(), for: .webp)
+        /// ```
+        public var decoders: ImageDecoderRegistry
+        /// One decoder for every format. Reading it gives `decoders`; setting it replaces every
+        /// registration with a registry whose default decoder is the new one.
+        public var decoder: any ImageDecoding {
+            get { decoders }
+            set { decoders = ImageDecoderRegistry(defaultDecoder: newValue) }
+        }
+        /// Encodes processed images (for the disk cache); `import Shashin` gives the platform's
+        /// encoder. `nil` here: processed images are not encoded.
+        public var encoder: (any ImageEncoding)?
         /// Decoded images kept in memory; default a `MemoryCache()`; `nil` turns it off.
         public var memoryCache: (any ImageCaching)?
         /// Downloads at once; default 6.
@@ -37,9 +52,10 @@ extension ImagePipeline {
         /// Runs before every network request (add headers, sign URLs); may suspend. Default none.
         public var requestModifier: (@Sendable (URLRequest) async throws -> URLRequest)?
 
-        /// A configuration with the given decoder and every other default.
+        /// A configuration with the given decoder for every format, no encoder, and every other
+        /// default.
         public init(decoder: any ImageDecoding) {
-            self.decoder = decoder
+            self.decoders = ImageDecoderRegistry(defaultDecoder: decoder)
             self.dataLoader = URLSessionDataLoader.shared
             self.memoryCache = MemoryCache()
         }
