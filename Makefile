@@ -16,7 +16,7 @@ demo: build
 # The suites run in separate processes: the decoder's CPU-heavy tests would otherwise share the
 # two cores with the socket tests, whose servers then answer late; and the memory tests count
 # libvips' process-wide allocations, which other suites' decodes would disturb.
-MEMORY_SUITES = DecoderMemory|ProcessorMemoryTests
+MEMORY_SUITES = DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter ShashinCoreTests
