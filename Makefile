@@ -29,13 +29,15 @@ test: deps
 test-core-tsan:
 	SHASHIN_CORE_ONLY=1 $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
-# The benchmarks (ordo-one/benchmark, in Benchmarks/) and the side-by-side decode and processor
-# comparisons with Pillow; release builds; a few minutes. Results and how to read them: BENCHMARKS.md.
+# The benchmarks (ordo-one/benchmark, in Benchmarks/), the side-by-side decode (JPEG, PNG, WebP;
+# vipsthumbnail for reference) and processor comparisons with Pillow, and peak memory over 100
+# 12 MP JPEGs; release builds; a few minutes. Results and how to read them: BENCHMARKS.md.
 bench: deps
 	NEED_PILLOW=1 scripts/install-deps.sh
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
 	SWIFT=$(SWIFT) scripts/bench-decode-vs-pillow.sh
 	SWIFT=$(SWIFT) scripts/bench-process-vs-pillow.sh
+	SWIFT=$(SWIFT) scripts/bench-memory.sh
 
 clean:
 	rm -rf .build $(TSAN_SCRATCH)

@@ -470,24 +470,24 @@ typedef struct shashin_resample_axis {
     shashin_f32x4 *weights;
 } shashin_resample_axis;
 
-/* Sample centres are aligned (output i covers input (i + 0.5) * in / out); when shrinking, the
- * kernel is stretched by in / out so every input sample contributes (no aliasing). Samples
- * beyond the edges repeat the edge sample: their weight is folded onto it. Equal sizes give
- * the identity (one tap of weight 1). */
-static inline void shashin_resample_axis_init(shashin_jpeg *jpeg, shashin_resample_axis *axis,
-                                              int in_size, int out_size, shashin_filter filter) {
+/* Fills `axis`, whose `start`, `count` (out_size each) and `weights` (out_size * taps) are
+ * allocated for `shashin_resample_axis_taps(...)` taps; `real` is scratch for `taps` doubles. */
+static inline int shashin_resample_axis_taps(int in_size, int out_size, shashin_filter filter) {
+    const double scale = (double)in_size / out_size;
+    const double stretch = scale > 1 ? scale : 1;
+    return in_size == out_size ? 1 : (int)ceil(shashin_filter_support(filter) * stretch) * 2 + 2;
+}
+
+static inline void shashin_resample_axis_fill(shashin_resample_axis *axis, int in_size, int out_size,
+                                              shashin_filter filter, double *real) {
     const double scale = (double)in_size / out_size;
     const double stretch = scale > 1 ? scale : 1;
     const double support = shashin_filter_support(filter) * stretch;
     const int identity = in_size == out_size;
-    const int taps = identity ? 1 : (int)ceil(support) * 2 + 2;
+    const int taps = shashin_resample_axis_taps(in_size, out_size, filter);
     axis->in_size = in_size;
     axis->out_size = out_size;
     axis->taps = taps;
-    axis->start = (int *)shashin_jpeg_alloc(jpeg, sizeof(int) * (size_t)out_size);
-    axis->count = (int *)shashin_jpeg_alloc(jpeg, sizeof(int) * (size_t)out_size);
-    axis->weights = (shashin_f32x4 *)shashin_jpeg_alloc(jpeg, sizeof(shashin_f32x4) * (size_t)out_size * (size_t)taps);
-    double *real = (double *)shashin_jpeg_alloc(jpeg, sizeof(double) * (size_t)taps);
     for (int i = 0; i < out_size; i++) {
         shashin_f32x4 *weights = axis->weights + (size_t)i * taps;
         if (identity) {
@@ -516,6 +516,21 @@ static inline void shashin_resample_axis_init(shashin_jpeg *jpeg, shashin_resamp
         axis->start[i] = first;
         axis->count[i] = count;
     }
+}
+
+/* Sample centres are aligned (output i covers input (i + 0.5) * in / out); when shrinking, the
+ * kernel is stretched by in / out so every input sample contributes (no aliasing). Samples
+ * beyond the edges repeat the edge sample: their weight is folded onto it. Equal sizes give
+ * the identity (one tap of weight 1). Buffers come from the decoder (failing through
+ * error_exit). */
+static inline void shashin_resample_axis_init(shashin_jpeg *jpeg, shashin_resample_axis *axis,
+                                              int in_size, int out_size, shashin_filter filter) {
+    const int taps = shashin_resample_axis_taps(in_size, out_size, filter);
+    axis->start = (int *)shashin_jpeg_alloc(jpeg, sizeof(int) * (size_t)out_size);
+    axis->count = (int *)shashin_jpeg_alloc(jpeg, sizeof(int) * (size_t)out_size);
+    axis->weights = (shashin_f32x4 *)shashin_jpeg_alloc(jpeg, sizeof(shashin_f32x4) * (size_t)out_size * (size_t)taps);
+    double *real = (double *)shashin_jpeg_alloc(jpeg, sizeof(double) * (size_t)taps);
+    shashin_resample_axis_fill(axis, in_size, out_size, filter, real);
 }
 
 /* `width` RGBX pixels of 8-bit samples to float vectors. */
@@ -799,6 +814,75 @@ static inline int shashin_reduce(VipsImage *in, VipsImage **out, double hshrink,
 
 static inline int shashin_round(VipsImage *in, VipsImage **out, VipsOperationRound round) {
     return vips_round(in, out, round, NULL);
+}
+
+
+/* Shrinks RGBA8 pixels (`in`: in_w x in_h, `in_stride` bytes from one row to the next) to
+ * out_w x out_h (each side at most the input's) into `out` (rows packed): a separable
+ * Lanczos 3 stretched by the shrink factor, so every input pixel contributes, in float, with
+ * colour premultiplied by alpha when `premultiply` (so transparent pixels do not bleed), rounded
+ * to 8 bits once at the end. Rows are resampled along x into a float buffer of in_h x out_w
+ * pixels, then along y. Returns 0, or -1 when memory runs out (nothing is written then). */
+static inline int shashin_rgba_shrink(const uint8_t *in, int in_w, int in_h, size_t in_stride,
+                                      uint8_t *out, int out_w, int out_h, int premultiply) {
+    const shashin_filter filter = SHASHIN_FILTER_LANCZOS3;
+    const int taps_x = shashin_resample_axis_taps(in_w, out_w, filter);
+    const int taps_y = shashin_resample_axis_taps(in_h, out_h, filter);
+    const int most_taps = taps_x > taps_y ? taps_x : taps_y;
+    shashin_resample_axis across, down;
+    across.start = (int *)malloc(sizeof(int) * (size_t)out_w);
+    across.count = (int *)malloc(sizeof(int) * (size_t)out_w);
+    across.weights = (shashin_f32x4 *)malloc(sizeof(shashin_f32x4) * (size_t)out_w * (size_t)taps_x);
+    down.start = (int *)malloc(sizeof(int) * (size_t)out_h);
+    down.count = (int *)malloc(sizeof(int) * (size_t)out_h);
+    down.weights = (shashin_f32x4 *)malloc(sizeof(shashin_f32x4) * (size_t)out_h * (size_t)taps_y);
+    double *real = (double *)malloc(sizeof(double) * (size_t)most_taps);
+    shashin_f32x4 *row = (shashin_f32x4 *)malloc(sizeof(shashin_f32x4) * (size_t)in_w);
+    shashin_f32x4 *mid = (shashin_f32x4 *)malloc(sizeof(shashin_f32x4) * (size_t)out_w * (size_t)in_h);
+    int result = -1;
+    if (!across.start || !across.count || !across.weights || !down.start || !down.count ||
+        !down.weights || !real || !row || !mid) goto done;
+    shashin_resample_axis_fill(&across, in_w, out_w, filter, real);
+    shashin_resample_axis_fill(&down, in_h, out_h, filter, real);
+
+    for (int y = 0; y < in_h; y++) {
+        const uint8_t *p = in + (size_t)y * in_stride;
+        for (int x = 0; x < in_w; x++, p += 4) {
+            shashin_f32x4 v = { p[0], p[1], p[2], p[3] };
+            if (premultiply) {
+                const float a = p[3] * (1.0f / 255.0f);
+                v *= (shashin_f32x4){ a, a, a, 1 };
+            }
+            row[x] = v;
+        }
+        shashin_resample_across(row, mid + (size_t)y * out_w, &across);
+    }
+    for (int y = 0; y < out_h; y++) {
+        const int first = down.start[y], count = down.count[y];
+        const shashin_f32x4 *w = down.weights + (size_t)y * down.taps;
+        uint8_t *o = out + (size_t)y * out_w * 4;
+        for (int x = 0; x < out_w; x++) {
+            shashin_f32x4 sum = { 0, 0, 0, 0 };
+            const shashin_f32x4 *column = mid + (size_t)first * out_w + x;
+            for (int k = 0; k < count; k++) sum += column[(size_t)k * out_w] * w[k];
+            float alpha = sum[3];
+            if (premultiply) {
+                alpha = alpha <= 0 ? 0 : alpha >= 255 ? 255 : alpha;
+                const float unscale = alpha > 0 ? 255.0f / alpha : 0;
+                sum *= (shashin_f32x4){ unscale, unscale, unscale, 1 };
+            }
+            o[x * 4] = shashin_round_sample(sum[0]);
+            o[x * 4 + 1] = shashin_round_sample(sum[1]);
+            o[x * 4 + 2] = shashin_round_sample(sum[2]);
+            o[x * 4 + 3] = shashin_round_sample(alpha);
+        }
+    }
+    result = 0;
+done:
+    free(across.start); free(across.count); free(across.weights);
+    free(down.start); free(down.count); free(down.weights);
+    free(real); free(row); free(mid);
+    return result;
 }
 
 #endif /* SHASHIN_CVIPS_PROCESSING_H */

@@ -6,6 +6,6 @@ struct ShashinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shashin",
         abstract: "Shashin's command-line tool.",
-        subcommands: [DemoCommand.self, ServeCommand.self, FetchCommand.self, GenerateCommand.self, BenchDecodeCommand.self, BenchProcessCommand.self]
+        subcommands: [DemoCommand.self, ServeCommand.self, FetchCommand.self, GenerateCommand.self, BenchDecodeCommand.self, BenchProcessCommand.self, BenchMemoryCommand.self]
     )
 }
