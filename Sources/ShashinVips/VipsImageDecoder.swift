@@ -75,6 +75,11 @@ public struct VipsImageDecoder: Sendable {
         }
     }
 
+    /// The largest image (in pixels) whose thumbnail is made by decoding it whole and shrinking
+    /// the bitmap, when the format has no shrink-on-load: 16 MP, a transient 64 MB; larger ones
+    /// stream through libvips' thumbnail, which holds only a few rows at a time.
+    static let maxPixelCountForDirectShrink = 16_000_000
+
     /// The whole decode, while `bytes` stay pinned: vips reads them lazily, up to the last
     /// written pixel, and every image made here is released before this returns. Gives the
     /// bitmap and the number of frames (pages) the file holds.
@@ -93,6 +98,18 @@ public struct VipsImageDecoder: Sendable {
             let frameCount = Int(vips_image_get_n_pages(header))
             let orientation = vips_image_get_orientation(header)
             var image = header
+            if target != upright, !loader.shrinksOnLoad(scale: 0.5), pixelCount <= maxPixelCountForDirectShrink,
+               target.width <= upright.width, target.height <= upright.height {
+                // No shrink-on-load (PNG, GIF, HEIF): every pixel is decoded either way. Decoding
+                // to memory and shrinking in one C pass per axis measured less than half the time
+                // of libvips' streaming thumbnail for a 2000×2000 PNG with alpha, where libvips
+                // premultiplies and resamples in float through several operations.
+                let whole = orientation == 1 ? header
+                    : try scope.make { loader.load(bytes, access: VIPS_ACCESS_RANDOM, into: $0) }
+                let full = try scope.bitmap(from: scope.uprightRGBA8(whole))
+                let shrunk = try VipsProcessing.resize(full, width: target.width, height: target.height, directShrinkLimit: .max)
+                return (shrunk, frameCount)
+            }
             if target != upright {
                 let scale = max(Double(target.width) / Double(upright.width), Double(target.height) / Double(upright.height))
                 if loader.shrinksOnLoad(scale: scale) {

@@ -19,7 +19,7 @@ struct ProcessorShrinkPathTests {
         let (width, height, targetWidth, targetHeight, alpha) = source
         let image = TestImages.gradient(width: width, height: height, alpha: alpha)
         let direct = try VipsProcessing.resize(image, width: targetWidth, height: targetHeight)
-        let vips = try VipsProcessing.resize(image, width: targetWidth, height: targetHeight, allowsDirectShrink: false)
+        let vips = try VipsProcessing.resize(image, width: targetWidth, height: targetHeight, directShrinkLimit: 0)
         #expect((direct.width, direct.height) == (targetWidth, targetHeight))
         let difference = JPEGFiles.difference(direct, vips)
         // The gradient wraps every 256 px (a hard edge from 255 to 0) where the kernels' ringing

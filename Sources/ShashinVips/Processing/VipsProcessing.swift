@@ -17,10 +17,10 @@ package enum VipsProcessing {
     /// Resamples `source` (a rectangle inside `bitmap`; the whole image when `nil`) to exactly
     /// `width` × `height`, which may change the aspect ratio: Lanczos 3 (after a box pre-shrink
     /// when shrinking by more than 4×), with alpha premultiplied unless the image is opaque.
-    /// Shrinks by at most `maxDirectShrink` go through `shrink` (one C pass per axis) unless
-    /// `allowsDirectShrink` is `false` (tests compare the two paths).
+    /// Shrinks by at most `directShrinkLimit` (default `maxDirectShrink`) go through `shrink`
+    /// (one C pass per axis); 0 sends every resize through libvips (tests compare the two paths).
     package static func resize(_ bitmap: Bitmap, source: PixelRect? = nil, width: Int, height: Int,
-                               allowsDirectShrink: Bool = true) throws(VipsProcessingError) -> Bitmap {
+                               directShrinkLimit: Int = maxDirectShrink) throws(VipsProcessingError) -> Bitmap {
         let full = PixelRect(width: bitmap.width, height: bitmap.height)
         let source = source ?? full
         guard !full.isEmpty else {
@@ -34,8 +34,11 @@ package enum VipsProcessing {
             return copyPixels(of: bitmap, in: source)
         }
         let opaque = bitmap.isOpaque
-        if allowsDirectShrink, width <= source.width, height <= source.height,
-           source.width <= width * maxDirectShrink, source.height <= height * maxDirectShrink {
+        func within(_ side: Int, _ target: Int) -> Bool {
+            let (most, overflow) = target.multipliedReportingOverflow(by: directShrinkLimit)
+            return target <= side && (overflow || side <= most)
+        }
+        if within(source.width, width), within(source.height, height) {
             return try shrink(bitmap, source: source, width: width, height: height, premultiply: !opaque)
         }
         return try run(bitmap) { scope, image in
