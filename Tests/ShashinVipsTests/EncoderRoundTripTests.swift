@@ -45,6 +45,17 @@ import Testing
         #expect(pixel.r >= 250 && pixel.g >= 250 && pixel.b >= 250 && pixel.a == 255)
     }
 
+    @Test func anOpaqueImageIsWrittenWithoutAlphaAndDecodesToTheSamePixels() throws {
+        let opaque = TestImages.gradient(width: 64, height: 48)
+        let png = try VipsImageEncoder().encodeBitmap(opaque, as: .png, quality: 1)
+        #expect(png[25] == 2, "IHDR colour type 2 (truecolour, no alpha), not \(png[25])")
+        #expect(try VipsImageDecoder().decodeBitmap(png, context: .init(format: .png)) == opaque)
+        let translucent = try VipsImageEncoder().encodeBitmap(Self.image, as: .png, quality: 1)
+        #expect(translucent[25] == 6, "IHDR colour type 6 (truecolour with alpha)")
+        let webp = try VipsImageEncoder().encodeBitmap(opaque, options: .webp(lossless: true))
+        #expect(try VipsImageDecoder().decodeBitmap(webp, context: .init(format: .webp)) == opaque)
+    }
+
     @Test func lossyWebPAtFullQualityIsNotLossless() throws {
         let lossy = try VipsImageEncoder().encodeBitmap(Self.image, options: .webp(quality: 1))
         let decoded = try VipsImageDecoder().decodeBitmap(lossy, context: .init(format: .webp))
