@@ -106,8 +106,21 @@ public struct VipsImageDecoder: Sendable {
                 // premultiplies and resamples in float through several operations.
                 let whole = orientation == 1 ? header
                     : try scope.make { loader.load(bytes, access: VIPS_ACCESS_RANDOM, into: $0) }
-                let full = try scope.bitmap(from: scope.uprightRGBA8(whole))
-                let shrunk = try VipsProcessing.resize(full, width: target.width, height: target.height, directShrinkLimit: .max)
+                let srgb = try scope.uprightSRGB8(whole)
+                let shrunk: Bitmap
+                // Box, then Lanczos for the last 2× or more: libvips' thumbnail and Pillow's do the same.
+                if vips_image_get_bands(srgb) == 3 {
+                    // Opaque colour: shrunk straight from RGB, never widened to RGBA at full size.
+                    let rgb = try scope.bytes(from: srgb)
+                    shrunk = try rgb.withUnsafeBytes { rgb throws(VipsProcessingError) in
+                        try VipsProcessing.shrinkRGB(rgb, width: upright.width, height: upright.height, toWidth: target.width,
+                                                     height: target.height, boxGap: 2)
+                    }
+                } else {
+                    let full = try scope.bitmap(from: scope.fourBands(srgb))
+                    shrunk = try VipsProcessing.resize(full, width: target.width, height: target.height,
+                                                       directShrinkLimit: .max, boxGap: 2)
+                }
                 return (shrunk, frameCount)
             }
             if target != upright {
