@@ -30,8 +30,9 @@ enum CoreGraphicsProcessing {
         var red, green, blue, alpha: UInt8
     }
 
-    /// Core Image renders on any thread; one context is reused, as Apple recommends.
-    private static let ciContext = CIContext(options: [.cacheIntermediates: false])
+    /// One context, reused as Apple recommends; `CIContext` is documented as safe to use from
+    /// several threads at once, which is what makes the shared instance sound.
+    private nonisolated(unsafe) static let ciContext = CIContext(options: [.cacheIntermediates: false])
 
     static func resize(_ image: PlatformImage, source: PixelRect, width: Int, height: Int) throws(Failure) -> PlatformImage {
         guard width > 0, height > 0, width.multipliedReportingOverflow(by: height).partialValue <= ImageDecodingContext.defaultMaxPixelCount,
