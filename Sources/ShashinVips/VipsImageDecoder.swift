@@ -100,27 +100,9 @@ public struct VipsImageDecoder: Sendable {
             var image = header
             if target != upright, !loader.shrinksOnLoad(scale: 0.5), pixelCount <= maxPixelCountForDirectShrink,
                target.width <= upright.width, target.height <= upright.height {
-                // No shrink-on-load (PNG, GIF, HEIF): every pixel is decoded either way. Decoding
-                // to memory and shrinking in one C pass per axis measured less than half the time
-                // of libvips' streaming thumbnail for a 2000×2000 PNG with alpha, where libvips
-                // premultiplies and resamples in float through several operations.
                 let whole = orientation == 1 ? header
                     : try scope.make { loader.load(bytes, access: VIPS_ACCESS_RANDOM, into: $0) }
-                let srgb = try scope.uprightSRGB8(whole)
-                let shrunk: Bitmap
-                // Box, then Lanczos for the last 2× or more: libvips' thumbnail and Pillow's do the same.
-                if vips_image_get_bands(srgb) == 3 {
-                    // Opaque colour: shrunk straight from RGB, never widened to RGBA at full size.
-                    let rgb = try scope.bytes(from: srgb)
-                    shrunk = try rgb.withUnsafeBytes { rgb throws(VipsProcessingError) in
-                        try VipsProcessing.shrinkRGB(rgb, width: upright.width, height: upright.height, toWidth: target.width,
-                                                     height: target.height, boxGap: 2)
-                    }
-                } else {
-                    let full = try scope.bitmap(from: scope.fourBands(srgb))
-                    shrunk = try VipsProcessing.resize(full, width: target.width, height: target.height,
-                                                       directShrinkLimit: .max, boxGap: 2)
-                }
+                let shrunk = try shrinkWhole(whole, in: scope, upright: upright, to: target)
                 return (shrunk, frameCount)
             }
             if target != upright {
@@ -143,6 +125,26 @@ public struct VipsImageDecoder: Sendable {
             }
             return (try scope.bitmap(from: image), frameCount)
         }
+    }
+
+    /// The thumbnail of a format without shrink-on-load (PNG, GIF, HEIF), where every pixel is
+    /// decoded either way: `image` written to memory whole, then averaged in blocks and resampled
+    /// with Lanczos 3 for the last 2× or more in C (the "reducing gap" of libvips' thumbnail and
+    /// Pillow's). That measured about a third of the time of libvips' streaming thumbnail for a
+    /// 2000×2000 PNG with alpha, which premultiplies and resamples in float through several
+    /// operations. An image without alpha is shrunk straight from RGB.
+    private static func shrinkWhole(_ image: VipsImagePointer, in scope: VipsImageScope, upright: (width: Int, height: Int),
+                                    to target: (width: Int, height: Int)) throws -> Bitmap {
+        let srgb = try scope.uprightSRGB8(image)
+        if vips_image_get_bands(srgb) == 3 {
+            let rgb = try scope.bytes(from: srgb)
+            return try rgb.withUnsafeBytes { rgb throws(VipsProcessingError) in
+                try VipsProcessing.shrinkRGB(rgb, width: upright.width, height: upright.height, toWidth: target.width,
+                                             height: target.height, boxGap: 2)
+            }
+        }
+        let full = try scope.bitmap(from: scope.fourBands(srgb))
+        return try VipsProcessing.resize(full, width: target.width, height: target.height, directShrinkLimit: .max, boxGap: 2)
     }
 }
 
