@@ -115,3 +115,23 @@ struct ImageDecoderRegistryTests {
         #expect(fixture.decoder.calls.current == 1)
     }
 }
+
+@Suite("Encoding options")
+struct ImageEncodingOptionsTests {
+    @Test func theFileExtensionPicksTheFormat() {
+        #expect(ImageEncodingOptions(fileExtension: "JPG")?.format == .jpeg)
+        #expect(ImageEncodingOptions(fileExtension: "jpeg")?.format == .jpeg)
+        #expect(ImageEncodingOptions(fileExtension: "png")?.format == .png)
+        #expect(ImageEncodingOptions(fileExtension: "webp", quality: 0.5) == .webp(quality: 0.5))
+        #expect(ImageEncodingOptions(fileExtension: "avif")?.format == .avif)
+        #expect(ImageEncodingOptions(fileExtension: "txt") == nil)
+        #expect(ImageEncodingOptions(fileExtension: "") == nil)
+    }
+
+    @Test func theDescriptionIsStableAndNamesWhatChangesTheOutput() {
+        #expect(ImageEncodingOptions.jpeg(quality: 0.8).description == "jpeg(q=0.8)")
+        #expect(ImageEncodingOptions.png.description == "png")
+        #expect(ImageEncodingOptions.webp(lossless: true).description == "webp(lossless)")
+        #expect(ImageEncodingOptions.webp(quality: 0.85) != ImageEncodingOptions.webp(lossless: true))
+    }
+}

@@ -11,7 +11,7 @@ public struct ImageEncodingOptions: Sendable, Hashable, CustomStringConvertible 
     /// 0...1: higher keeps more detail in bigger files. Applies to JPEG and lossy WebP; PNG and
     /// GIF ignore it. Default `defaultQuality`.
     public var quality: Double
-    /// WebP only: write lossless WebP (every pixel kept; `quality` then trades time for size).
+    /// WebP (and HEIC/AVIF where the encoder supports it): write losslessly, every pixel kept.
     /// Default `false`.
     public var isLossless: Bool
 
@@ -56,7 +56,7 @@ public struct ImageEncodingOptions: Sendable, Hashable, CustomStringConvertible 
     public var description: String {
         switch format {
         case .png, .gif, .bmp, .tiff: "\(format)"
-        case .webp where isLossless: "webp(lossless)"
+        case .webp where isLossless, .heic where isLossless, .avif where isLossless: "\(format)(lossless)"
         default: "\(format)(q=\(quality))"
         }
     }
