@@ -16,7 +16,7 @@ demo: build
 # The suites run in separate processes: the decoder's CPU-heavy tests would otherwise share the
 # two cores with the socket tests, whose servers then answer late; and the memory tests count
 # libvips' process-wide allocations, which other suites' decodes would disturb.
-MEMORY_SUITES = DecoderMemory|ProcessorMemoryTests
+MEMORY_SUITES = DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory
 # Suites that start `shashin` processes (and kill them): beside the socket tests, whose servers
 # they slow past their waits, they made those fail; alone, both pass.
 PROCESS_SUITES = DiskCacheCrashTests|LiveToolTests
@@ -33,14 +33,16 @@ test: deps
 test-core-tsan:
 	SHASHIN_CORE_ONLY=1 SHASHIN_STRESS_REQUESTS=10000 $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
-# The benchmarks (ordo-one/benchmark, in Benchmarks/) and the side-by-side decode and processor
-# comparisons with Pillow, then the disk cache against a file-per-entry store; release builds;
-# a few minutes. Results and how to read them: BENCHMARKS.md.
+# The benchmarks (ordo-one/benchmark, in Benchmarks/), the side-by-side decode (JPEG, PNG, WebP;
+# vipsthumbnail for reference) and processor comparisons with Pillow, peak memory over 100
+# 12 MP JPEGs, then the disk cache against a file-per-entry store; release builds; a few minutes.
+# Results and how to read them: BENCHMARKS.md.
 bench: deps
 	NEED_PILLOW=1 scripts/install-deps.sh
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
 	SWIFT=$(SWIFT) scripts/bench-decode-vs-pillow.sh
 	SWIFT=$(SWIFT) scripts/bench-process-vs-pillow.sh
+	SWIFT=$(SWIFT) scripts/bench-memory.sh
 	$(SWIFT) build -c release --product shashin
 	$$($(SWIFT) build -c release --show-bin-path)/shashin bench-disk
 

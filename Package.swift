@@ -84,6 +84,8 @@ let package = Package(
         ),
         .testTarget(name: "ImageServerTests", dependencies: ["ImageServer", "Shashin"]),
         .testTarget(name: "ShashinTests", dependencies: ["Shashin", "ImageServer"]),
+        // The ImageIO codecs' tests; empty where ImageIO does not exist (Linux).
+        .testTarget(name: "ShashinAppleTests", dependencies: ["Shashin"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Shashin (libvips) against Pillow, decoding the same 4000×3000 JPEG to a 256 px thumbnail, on
-# one worker and on two at once (Shashin: threads in one process; Pillow: processes, as the GIL
-# requires). Prints one table with images/s and the ratios; every number comes from this run.
+# Shashin (libvips) against Pillow, decoding the same file to a 256 px thumbnail: a 4000×3000
+# JPEG, a 2000×2000 PNG and a 4000×3000 WebP, on one worker (and, for the JPEG, on two at once:
+# Shashin threads in one process, Pillow processes, as the GIL requires). libvips' own
+# `vipsthumbnail` runs alongside for reference. Prints one table with images/s and the ratios;
+# every number comes from this run.
 #
 #   scripts/bench-decode-vs-pillow.sh            # from the repository root; builds release first
-#   ROUNDS=5 ITERATIONS=60 scripts/bench-decode-vs-pillow.sh
+#   ROUNDS=5 ITERATIONS=60 FORMATS="jpeg webp" scripts/bench-decode-vs-pillow.sh
 #
-# Each round runs the four measurements in turn (alternating which tool goes first); the table
-# shows the median of the rounds. Environment: ROUNDS (default 5), ITERATIONS images per
-# measurement (default 40), THUMBNAIL (256), SEED (1), SCRATCH_PATH (SwiftPM's build folder,
-# default .build), SWIFT (swift).
+# Each round runs the measurements in turn (alternating which tool goes first); the table shows
+# the median of the rounds. Environment: ROUNDS (default 5), ITERATIONS images per measurement
+# (default 40), THUMBNAIL (256), SEED (1), FORMATS ("jpeg png webp"), SCRATCH_PATH (SwiftPM's
+# build folder, default .build), SWIFT (swift).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,40 +19,81 @@ ROUNDS=${ROUNDS:-5}
 ITERATIONS=${ITERATIONS:-40}
 THUMBNAIL=${THUMBNAIL:-256}
 SEED=${SEED:-1}
+FORMATS=${FORMATS:-jpeg png webp}
 source scripts/bench-common.sh
-jpeg="$workdir/photo-4000x3000.jpg"
-"$shashin" generate --format jpeg --width 4000 --height 3000 --seed "$SEED" -o "$jpeg" >&2
 
-export SHASHIN_BIN="$shashin" BENCH_JPEG="$jpeg" ROUNDS ITERATIONS THUMBNAIL
+files=()
+for format in $FORMATS; do
+    case "$format" in
+        jpeg) size=(4000 3000) ;;
+        png) size=(2000 2000) ;;
+        webp) size=(4000 3000) ;;
+        *) echo "unknown format $format" >&2; exit 1 ;;
+    esac
+    file="$workdir/picture-${size[0]}x${size[1]}.$format"
+    "$shashin" generate --format "$format" --width "${size[0]}" --height "${size[1]}" --seed "$SEED" -o "$file" >&2
+    files+=("$file")
+done
+
+export SHASHIN_BIN="$shashin" BENCH_FILES="${files[*]}" WORKDIR="$workdir" ROUNDS ITERATIONS THUMBNAIL
 exec python3 - <<'PY'
-import json, os, platform, statistics, subprocess, sys
+import json, os, platform, shutil, statistics, subprocess, sys, time
 
-shashin, jpeg = os.environ["SHASHIN_BIN"], os.environ["BENCH_JPEG"]
+shashin, files, workdir = os.environ["SHASHIN_BIN"], os.environ["BENCH_FILES"].split(), os.environ["WORKDIR"]
 rounds, iterations, size = int(os.environ["ROUNDS"]), int(os.environ["ITERATIONS"]), os.environ["THUMBNAIL"]
 pillow_script = os.path.join("scripts", "pillow_thumbnail.py")
+vipsthumbnail = shutil.which("vipsthumbnail")
 load_before = os.getloadavg()[0]
 
-def run(command):
-    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+def run(command, env=None):
+    out = subprocess.run(command, check=True, capture_output=True, text=True, env=env).stdout.strip().splitlines()[-1]
     return json.loads(out)
 
-def shashin_run(workers):
-    return run([shashin, "bench-decode", jpeg, "--threads", str(workers), "--iterations", str(iterations), "--thumbnail", size])
+def shashin_run(path, workers):
+    return run([shashin, "bench-decode", path, "--threads", str(workers), "--iterations", str(iterations), "--thumbnail", size])
 
-def pillow_run(workers):
-    return run([sys.executable, pillow_script, jpeg, "--processes", str(workers), "--iterations", str(iterations), "--thumbnail", size])
+def pillow_run(path, workers):
+    return run([sys.executable, pillow_script, path, "--processes", str(workers), "--iterations", str(iterations), "--thumbnail", size])
 
-results = {(tool, w): [] for tool in ("shashin", "pillow") for w in (1, 2)}
+def vips_run(path, workers):
+    # One process over N links to the file (to the cheap .v format), minus a run over one:
+    # what remains is vipsthumbnail's time per image without its start-up. Distinct names and
+    # no operation cache, or libvips would reuse the first load.
+    env = dict(os.environ, VIPS_CONCURRENCY="1")
+    links = []
+    for i in range(iterations + 1):
+        link = os.path.join(workdir, f"link-{i}-{os.path.basename(path)}")
+        if not os.path.exists(link):
+            os.symlink(os.path.abspath(path), link)
+        links.append(link)
+    out = os.path.join(workdir, "thumb-%s.v")
+    def timed(files):
+        began = time.perf_counter()
+        subprocess.run([vipsthumbnail, "--vips-cache-max=0", *files, "--size", size, "-o", out], check=True, env=env, capture_output=True)
+        return time.perf_counter() - began
+    seconds = timed(links) - timed(links[:1])
+    return {"images_per_second": iterations / seconds, "output": "?"}
+
+def fmt(path):
+    return os.path.splitext(path)[1][1:]
+
+measurements = []  # (file, tool, workers)
+for path in files:
+    for workers in ((1, 2) if fmt(path) == "jpeg" else (1,)):
+        measurements += [(path, "shashin", workers), (path, "pillow", workers)]
+    if vipsthumbnail:
+        measurements.append((path, "vipsthumbnail", 1))
+runners = {"shashin": shashin_run, "pillow": pillow_run, "vipsthumbnail": vips_run}
+results = {m: [] for m in measurements}
 outputs = {}
 for r in range(rounds):
-    order = [("shashin", shashin_run), ("pillow", pillow_run)]
-    if r % 2: order.reverse()
-    for workers in (1, 2):
-        for tool, fn in order:
-            result = fn(workers)
-            results[(tool, workers)].append(result["images_per_second"])
-            outputs[tool] = result["output"]
-            print(f"  round {r + 1}: {tool:7} {workers} worker(s): {result['images_per_second']:7.2f} images/s", file=sys.stderr)
+    order = measurements if r % 2 == 0 else list(reversed(measurements))
+    for m in order:
+        path, tool, workers = m
+        result = runners[tool](path, workers)
+        results[m].append(result["images_per_second"])
+        outputs[(path, tool)] = result["output"]
+        print(f"  round {r + 1}: {fmt(path):4} {tool:13} {workers} worker(s): {result['images_per_second']:7.2f} images/s", file=sys.stderr)
 
 median = {k: statistics.median(v) for k, v in results.items()}
 
@@ -64,26 +107,35 @@ def cpu_model():
         pass
     return platform.processor() or "unknown"
 
-pillow_version = run([sys.executable, "-c", "import json, PIL; from PIL import features; print(json.dumps(PIL.__version__ + ' (libjpeg-turbo ' + str(features.version('libjpeg_turbo')) + ')'))"])
+pillow_version = run([sys.executable, "-c", "import json, PIL; from PIL import features; print(json.dumps(PIL.__version__ + ' (libjpeg-turbo ' + str(features.version('libjpeg_turbo')) + ', libwebp ' + str(features.version('webp')) + ')'))"])
 try:
     vips_version = subprocess.run(["pkg-config", "--modversion", "vips"], capture_output=True, text=True).stdout.strip() or "?"
 except OSError:
     vips_version = "?"
 print()
-print(f"Decode {os.path.getsize(jpeg):,} byte 4000×3000 JPEG → {size} px thumbnail "
-      f"(Shashin {outputs['shashin']} RGBA via VipsImageDecoder, libvips {vips_version}; Pillow {pillow_version} {outputs['pillow']} RGB via draft+thumbnail)")
+print(f"Decode to a {size} px thumbnail: Shashin (VipsImageDecoder, libvips {vips_version}, RGBA) against Pillow {pillow_version} "
+      f"(open + draft + thumbnail + load, RGB or RGBA) and vipsthumbnail {'(not installed)' if not vipsthumbnail else '(libvips-tools, one process, VIPS_CONCURRENCY=1)'}")
 print(f"median of {rounds} rounds × {iterations} images; machine: {os.cpu_count()} CPUs, {cpu_model()}; "
       f"1-min load average before: {load_before:.2f}, after: {os.getloadavg()[0]:.2f}")
 print()
-print(f"| workers | Shashin images/s | Pillow images/s | Shashin ÷ Pillow |")
-print(f"|--------:|-----------------:|----------------:|-----------------:|")
-for w in (1, 2):
-    s, p = median[("shashin", w)], median[("pillow", w)]
-    print(f"| {w} | {s:.1f} | {p:.1f} | {s / p:.2f}× |")
-print(f"| 2 ÷ 1 (scaling) | {median[('shashin', 2)] / median[('shashin', 1)]:.2f}× | "
-      f"{median[('pillow', 2)] / median[('pillow', 1)]:.2f}× | |")
+# Each round measures both tools back to back, so its own ratio sees the same machine load:
+# the median of those paired ratios is steadier than the ratio of the two medians.
+def paired(path, workers):
+    ratios = sorted(p / s for s, p in zip(results[(path, "shashin", workers)], results[(path, "pillow", workers)]))
+    return statistics.median(ratios), ratios[0], ratios[-1]
+
+print("| file | workers | Shashin images/s | Pillow images/s | Shashin time ÷ Pillow time (medians) | per round: median (range) | vipsthumbnail images/s | output (Shashin / Pillow) |")
+print("|---|--:|--:|--:|--:|--:|--:|---|")
+for path in files:
+    name = f"{os.path.basename(path)} ({os.path.getsize(path):,} bytes)"
+    for workers in ((1, 2) if fmt(path) == "jpeg" else (1,)):
+        s, p = median[(path, "shashin", workers)], median[(path, "pillow", workers)]
+        v = median.get((path, "vipsthumbnail", workers))
+        mid, low, high = paired(path, workers)
+        print(f"| {name} | {workers} | {s:.1f} | {p:.1f} | **{p / s:.2f}×** | {mid:.2f}× ({low:.2f}–{high:.2f}) | {f'{v:.1f}' if v else '–'} | "
+              f"{outputs[(path, 'shashin')]} / {outputs[(path, 'pillow')]} |")
 print()
-print(f"Goal 1 core, Shashin ≥ Pillow: {'met' if median[('shashin', 1)] >= median[('pillow', 1)] else 'NOT met'} "
-      f"({median[('shashin', 1)] / median[('pillow', 1)]:.2f}×); "
-      f"goal 2 cores ≈ 2× one: Shashin {median[('shashin', 2)] / median[('shashin', 1)]:.2f}×")
+for path in files:
+    mid = paired(path, 1)[0]
+    print(f"Goal {fmt(path)} on one core, Shashin's time ≤ Pillow's (median of per-round ratios): {'met' if mid <= 1 else 'NOT met'} ({mid:.2f}×)")
 PY

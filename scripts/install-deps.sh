@@ -12,6 +12,8 @@ if [[ "$(uname -s)" == "Darwin" ]]; then
 fi
 
 packages=(libvips-dev libsqlite3-dev pkg-config)
+# The benchmarks also time libvips' own vipsthumbnail, which libvips-dev only recommends.
+[[ "$need_python" == 1 ]] && packages+=(libvips-tools)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

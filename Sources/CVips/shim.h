@@ -12,6 +12,9 @@
 #define SHASHIN_CVIPS_SHIM_H
 
 #include <vips/vips.h>
+#include <zlib.h>
+#include <stdint.h>
+#include <string.h>
 
 /* ---- runtime ---- */
 
@@ -50,6 +53,47 @@ static inline int shashin_gifload_buffer(const void *buf, size_t len, VipsImage 
                                          VipsAccess access, VipsFailOn fail_on) {
     return vips_gifload_buffer((void *)buf, len, out, "access", access, "fail_on", fail_on,
                                "n", 1, NULL);
+}
+
+/* HEIC and AVIF through libheif (a dynamic vips module: see shashin_has_operation). The primary
+ * image only; `unlimited` off keeps libheif's own limits on image size and metadata. */
+static inline int shashin_heifload_buffer(const void *buf, size_t len, VipsImage **out,
+                                          VipsAccess access, VipsFailOn fail_on) {
+    return vips_heifload_buffer((void *)buf, len, out, "access", access, "fail_on", fail_on,
+                                NULL);
+}
+
+/* Whether libvips has an operation by this nickname (such as "heifload_buffer"): optional
+ * formats live in modules a libvips build may lack. */
+static inline gboolean shashin_has_operation(const char *nickname) {
+    return vips_type_find("VipsOperation", nickname) != 0;
+}
+
+/* ---- zlib: how far a compressed PNG chunk inflates ----
+ *
+ * Inflates `length` bytes of a zlib stream into a small scratch buffer that is overwritten each
+ * round, counting the output and stopping as soon as it passes `limit`: the size is learnt in
+ * O(limit) time and constant memory. Returns the inflated size, `limit + 1` when it passes the
+ * limit, or -1 when the stream is broken or ends early. */
+static inline long long shashin_zlib_inflated_size(const void *data, size_t length, size_t limit) {
+    unsigned char scratch[16384];
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (inflateInit(&stream) != Z_OK) return -1;
+    stream.next_in = (Bytef *)data;
+    stream.avail_in = (uInt)(length > UINT32_MAX ? UINT32_MAX : length);
+    unsigned long long total = 0;
+    int status = Z_OK;
+    while (status == Z_OK) {
+        stream.next_out = scratch;
+        stream.avail_out = sizeof scratch;
+        status = inflate(&stream, Z_NO_FLUSH);
+        total += sizeof scratch - stream.avail_out;
+        if (total > limit) { inflateEnd(&stream); return (long long)limit + 1; }
+        if (status == Z_BUF_ERROR && stream.avail_in == 0) break; /* input ended early */
+    }
+    inflateEnd(&stream);
+    return status == Z_STREAM_END ? (long long)total : -1;
 }
 
 /* ---- transforms ---- */
@@ -170,6 +214,15 @@ static inline int shashin_gifsave_buffer(VipsImage *in, void **buf, size_t *len,
                                NULL);
 }
 
+/* `av1` chooses AVIF (AV1, through libaom) over HEIC (HEVC, through x265). `effort` 0 (fastest)
+ * ... 9 (smallest). */
+static inline int shashin_heifsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
+                                          gboolean lossless, gboolean av1, int effort) {
+    return vips_heifsave_buffer(in, buf, len, "Q", quality, "lossless", lossless,
+                                "compression", av1 ? VIPS_FOREIGN_HEIF_COMPRESSION_AV1
+                                                   : VIPS_FOREIGN_HEIF_COMPRESSION_HEVC,
+                                "effort", effort, "strip", TRUE, NULL);
+}
 
 /* ---- direct libjpeg-turbo decoding (the JPEG fast path) ----
  *
@@ -417,24 +470,24 @@ typedef struct shashin_resample_axis {
     shashin_f32x4 *weights;
 } shashin_resample_axis;
 
-/* Sample centres are aligned (output i covers input (i + 0.5) * in / out); when shrinking, the
- * kernel is stretched by in / out so every input sample contributes (no aliasing). Samples
- * beyond the edges repeat the edge sample: their weight is folded onto it. Equal sizes give
- * the identity (one tap of weight 1). */
-static inline void shashin_resample_axis_init(shashin_jpeg *jpeg, shashin_resample_axis *axis,
-                                              int in_size, int out_size, shashin_filter filter) {
+/* Fills `axis`, whose `start`, `count` (out_size each) and `weights` (out_size * taps) are
+ * allocated for `shashin_resample_axis_taps(...)` taps; `real` is scratch for `taps` doubles. */
+static inline int shashin_resample_axis_taps(int in_size, int out_size, shashin_filter filter) {
+    const double scale = (double)in_size / out_size;
+    const double stretch = scale > 1 ? scale : 1;
+    return in_size == out_size ? 1 : (int)ceil(shashin_filter_support(filter) * stretch) * 2 + 2;
+}
+
+static inline void shashin_resample_axis_fill(shashin_resample_axis *axis, int in_size, int out_size,
+                                              shashin_filter filter, double *real) {
     const double scale = (double)in_size / out_size;
     const double stretch = scale > 1 ? scale : 1;
     const double support = shashin_filter_support(filter) * stretch;
     const int identity = in_size == out_size;
-    const int taps = identity ? 1 : (int)ceil(support) * 2 + 2;
+    const int taps = shashin_resample_axis_taps(in_size, out_size, filter);
     axis->in_size = in_size;
     axis->out_size = out_size;
     axis->taps = taps;
-    axis->start = (int *)shashin_jpeg_alloc(jpeg, sizeof(int) * (size_t)out_size);
-    axis->count = (int *)shashin_jpeg_alloc(jpeg, sizeof(int) * (size_t)out_size);
-    axis->weights = (shashin_f32x4 *)shashin_jpeg_alloc(jpeg, sizeof(shashin_f32x4) * (size_t)out_size * (size_t)taps);
-    double *real = (double *)shashin_jpeg_alloc(jpeg, sizeof(double) * (size_t)taps);
     for (int i = 0; i < out_size; i++) {
         shashin_f32x4 *weights = axis->weights + (size_t)i * taps;
         if (identity) {
@@ -463,6 +516,21 @@ static inline void shashin_resample_axis_init(shashin_jpeg *jpeg, shashin_resamp
         axis->start[i] = first;
         axis->count[i] = count;
     }
+}
+
+/* Sample centres are aligned (output i covers input (i + 0.5) * in / out); when shrinking, the
+ * kernel is stretched by in / out so every input sample contributes (no aliasing). Samples
+ * beyond the edges repeat the edge sample: their weight is folded onto it. Equal sizes give
+ * the identity (one tap of weight 1). Buffers come from the decoder (failing through
+ * error_exit). */
+static inline void shashin_resample_axis_init(shashin_jpeg *jpeg, shashin_resample_axis *axis,
+                                              int in_size, int out_size, shashin_filter filter) {
+    const int taps = shashin_resample_axis_taps(in_size, out_size, filter);
+    axis->start = (int *)shashin_jpeg_alloc(jpeg, sizeof(int) * (size_t)out_size);
+    axis->count = (int *)shashin_jpeg_alloc(jpeg, sizeof(int) * (size_t)out_size);
+    axis->weights = (shashin_f32x4 *)shashin_jpeg_alloc(jpeg, sizeof(shashin_f32x4) * (size_t)out_size * (size_t)taps);
+    double *real = (double *)shashin_jpeg_alloc(jpeg, sizeof(double) * (size_t)taps);
+    shashin_resample_axis_fill(axis, in_size, out_size, filter, real);
 }
 
 /* `width` RGBX pixels of 8-bit samples to float vectors. */
@@ -746,6 +814,110 @@ static inline int shashin_reduce(VipsImage *in, VipsImage **out, double hshrink,
 
 static inline int shashin_round(VipsImage *in, VipsImage **out, VipsOperationRound round) {
     return vips_round(in, out, round, NULL);
+}
+
+
+/* Shrinks RGBA8 pixels (`in`: in_w x in_h, `in_stride` bytes from one row to the next; or RGB8
+ * when `channels` is 3, read as opaque) to out_w x out_h (each side at most the input's) into
+ * `out` (RGBA8, rows packed): a separable
+ * Lanczos 3 stretched by the shrink factor, so every input pixel contributes, in float, with
+ * colour premultiplied by alpha when `premultiply` (so transparent pixels do not bleed), rounded
+ * to 8 bits once at the end.
+ *
+ * With `box_gap` > 0, blocks of k x k pixels are first averaged (a box filter), k the largest
+ * whole factor that leaves at least `box_gap` of the shrink to the Lanczos pass — the same
+ * "reducing gap" as libvips' thumbnail and Pillow's `thumbnail` (2): much less work for large
+ * shrinks, nearly the same result. 0 keeps the pure Lanczos.
+ *
+ * Rows are (box-averaged and) resampled along x into a float buffer of (boxed) in_h x out_w
+ * pixels, then along y. Returns 0, or -1 when memory runs out (nothing is written then). */
+static inline int shashin_rgba_shrink(const uint8_t *in, int in_w, int in_h, size_t in_stride,
+                                      int channels, uint8_t *out, int out_w, int out_h,
+                                      int premultiply, double box_gap) {
+    const shashin_filter filter = SHASHIN_FILTER_LANCZOS3;
+    int kx = 1, ky = 1;
+    if (box_gap > 0) {
+        kx = (int)floor((double)in_w / out_w / box_gap);
+        ky = (int)floor((double)in_h / out_h / box_gap);
+        if (kx < 1) kx = 1;
+        if (ky < 1) ky = 1;
+    }
+    const int box_w = (in_w + kx - 1) / kx, box_h = (in_h + ky - 1) / ky;
+    const int taps_x = shashin_resample_axis_taps(box_w, out_w, filter);
+    const int taps_y = shashin_resample_axis_taps(box_h, out_h, filter);
+    const int most_taps = taps_x > taps_y ? taps_x : taps_y;
+    shashin_resample_axis across, down;
+    across.start = (int *)malloc(sizeof(int) * (size_t)out_w);
+    across.count = (int *)malloc(sizeof(int) * (size_t)out_w);
+    across.weights = (shashin_f32x4 *)malloc(sizeof(shashin_f32x4) * (size_t)out_w * (size_t)taps_x);
+    down.start = (int *)malloc(sizeof(int) * (size_t)out_h);
+    down.count = (int *)malloc(sizeof(int) * (size_t)out_h);
+    down.weights = (shashin_f32x4 *)malloc(sizeof(shashin_f32x4) * (size_t)out_h * (size_t)taps_y);
+    double *real = (double *)malloc(sizeof(double) * (size_t)most_taps);
+    shashin_f32x4 *row = (shashin_f32x4 *)malloc(sizeof(shashin_f32x4) * (size_t)box_w);
+    shashin_f32x4 *mid = (shashin_f32x4 *)malloc(sizeof(shashin_f32x4) * (size_t)out_w * (size_t)box_h);
+    int result = -1;
+    if (!across.start || !across.count || !across.weights || !down.start || !down.count ||
+        !down.weights || !real || !row || !mid) goto done;
+    shashin_resample_axis_fill(&across, box_w, out_w, filter, real);
+    shashin_resample_axis_fill(&down, box_h, out_h, filter, real);
+
+    for (int by = 0; by < box_h; by++) {
+        const int y0 = by * ky, y1 = y0 + ky < in_h ? y0 + ky : in_h;
+        for (int bx = 0; bx < box_w; bx++) row[bx] = (shashin_f32x4){ 0, 0, 0, 0 };
+        for (int y = y0; y < y1; y++) {
+            const uint8_t *p = in + (size_t)y * in_stride;
+            for (int x = 0, bx = 0; bx < box_w; bx++) {
+                const int x1 = x + kx < in_w ? x + kx : in_w;
+                shashin_f32x4 sum = { 0, 0, 0, 0 };
+                for (; x < x1; x++, p += channels) {
+                    shashin_f32x4 v = { p[0], p[1], p[2], channels == 4 ? p[3] : 255 };
+                    if (premultiply) {
+                        const float a = p[3] * (1.0f / 255.0f);
+                        v *= (shashin_f32x4){ a, a, a, 1 };
+                    }
+                    sum += v;
+                }
+                row[bx] += sum;
+            }
+        }
+        if (kx > 1 || ky > 1) {
+            /* Blocks at the right and bottom edges may be partial: average what they hold. */
+            const int rows = y1 - y0;
+            for (int bx = 0; bx < box_w; bx++) {
+                const int columns = (bx + 1) * kx <= in_w ? kx : in_w - bx * kx;
+                const float scale = 1.0f / (float)(rows * columns);
+                row[bx] *= (shashin_f32x4){ scale, scale, scale, scale };
+            }
+        }
+        shashin_resample_across(row, mid + (size_t)by * out_w, &across);
+    }
+    for (int y = 0; y < out_h; y++) {
+        const int first = down.start[y], count = down.count[y];
+        const shashin_f32x4 *w = down.weights + (size_t)y * down.taps;
+        uint8_t *o = out + (size_t)y * out_w * 4;
+        for (int x = 0; x < out_w; x++) {
+            shashin_f32x4 sum = { 0, 0, 0, 0 };
+            const shashin_f32x4 *column = mid + (size_t)first * out_w + x;
+            for (int k = 0; k < count; k++) sum += column[(size_t)k * out_w] * w[k];
+            float alpha = sum[3];
+            if (premultiply) {
+                alpha = alpha <= 0 ? 0 : alpha >= 255 ? 255 : alpha;
+                const float unscale = alpha > 0 ? 255.0f / alpha : 0;
+                sum *= (shashin_f32x4){ unscale, unscale, unscale, 1 };
+            }
+            o[x * 4] = shashin_round_sample(sum[0]);
+            o[x * 4 + 1] = shashin_round_sample(sum[1]);
+            o[x * 4 + 2] = shashin_round_sample(sum[2]);
+            o[x * 4 + 3] = shashin_round_sample(alpha);
+        }
+    }
+    result = 0;
+done:
+    free(across.start); free(across.count); free(across.weights);
+    free(down.start); free(down.count); free(down.weights);
+    free(real); free(row); free(mid);
+    return result;
 }
 
 #endif /* SHASHIN_CVIPS_PROCESSING_H */

@@ -9,11 +9,16 @@ import AppKit
 #endif
 
 /// The default decoder on Apple platforms: ImageIO, which downsamples JPEG and HEIC while
-/// decoding (`CGImageSourceCreateThumbnailAtIndex`) and applies EXIF orientation.
+/// decoding (`CGImageSourceCreateThumbnailAtIndex`) and applies EXIF orientation. It mirrors
+/// `VipsImageDecoder`: the pixel limit is checked from the header before decoding, incomplete
+/// data fails, and an animated GIF or WebP gives its first frame with `animation` set.
+///
+/// This file is not compiled by the Linux CI.
 public struct ImageIODecoder: ImageDecoding {
     /// Creates the decoder.
     public init() {}
 
+    /// Decodes `data` (see the type's notes); throws `ImagePipelineError`.
     public func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage {
         guard let format = context.format ?? ImageFormat(sniffing: data) else {
             throw ImagePipelineError.decodingFailed(format: nil, reason: "The data is not in any known image format")
@@ -47,10 +52,15 @@ public struct ImageIODecoder: ImageDecoding {
             throw ImagePipelineError.decodingFailed(format: format, reason: "ImageIO failed to decode the image")
         }
         #if canImport(UIKit)
-        return UIImage(cgImage: image)
+        let decoded = UIImage(cgImage: image)
         #else
-        return NSImage(cgImage: image, size: NSSize(width: image.width, height: image.height))
+        let decoded = NSImage(cgImage: image, size: NSSize(width: image.width, height: image.height))
         #endif
+        let frameCount = CGImageSourceGetCount(source)
+        if frameCount > 1, format == .gif || format == .webp {
+            decoded.animation = ImageAnimation(format: format, frameCount: frameCount, data: data)
+        }
+        return decoded
     }
 }
 #endif

@@ -4,6 +4,8 @@ import Foundation
 #if canImport(ImageIO)
 /// The platform's default decoder: ImageIO on Apple platforms.
 public typealias PlatformImageDecoder = ImageIODecoder
+/// The platform's default encoder: ImageIO on Apple platforms.
+public typealias PlatformImageEncoder = ImageIOEncoder
 #else
 @_exported import ShashinVips
 /// The platform's default decoder: libvips where ImageIO does not exist.
@@ -13,18 +15,14 @@ public typealias PlatformImageEncoder = VipsImageEncoder
 #endif
 
 extension ImagePipeline.Configuration {
-    /// The default configuration with the platform's decoder: a memory cache, URLSession, six
-    /// downloads at a time.
+    /// The default configuration with the platform's decoder (the default of `decoders`) and
+    /// encoder: a memory cache, URLSession, six downloads at a time.
     ///
     /// ```swift
     /// let pipeline = ImagePipeline(configuration: .init())
     /// ```
     public init() {
-        #if canImport(ImageIO)
-        self.init(decoder: PlatformImageDecoder())
-        #else
         self.init(decoder: PlatformImageDecoder(), encoder: PlatformImageEncoder())
-        #endif
     }
 }
 

@@ -24,6 +24,9 @@ struct BenchDecodeCommand: ParsableCommand {
     @Option(help: "Longest side of the thumbnail, in pixels (0: full size).")
     var thumbnail = 256
 
+    @Flag(help: "Decode at full size, then resize to the thumbnail size with the Resize processor (aspect fit), instead of downsampling while decoding.")
+    var resizeAfterDecode = false
+
     func validate() throws {
         guard threads >= 1, iterations >= threads else {
             throw ValidationError("Needs at least one thread and at least one image per thread.")
@@ -32,9 +35,10 @@ struct BenchDecodeCommand: ParsableCommand {
 
     func run() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        let decodesThumbnail = thumbnail > 0 && !resizeAfterDecode
         let context = ImageDecodingContext(format: ImageFormat(sniffing: data),
-                                           thumbnail: thumbnail > 0 ? ThumbnailOptions(maxPixelSize: thumbnail) : nil)
-        let decoder = PlatformImageDecoder()
+                                           thumbnail: decodesThumbnail ? ThumbnailOptions(maxPixelSize: thumbnail) : nil)
+        let decoder = Decoder(decoder: PlatformImageDecoder(), resizeTo: resizeAfterDecode && thumbnail > 0 ? thumbnail : nil)
         let perThread = iterations / threads
         let failure = Failure()
 
@@ -61,6 +65,7 @@ struct BenchDecodeCommand: ParsableCommand {
         let fields: [(String, String)] = [
             ("tool", "\"shashin\""),
             ("decoder", "\"\(String(describing: PlatformImageDecoder.self))\""),
+            ("mode", resizeAfterDecode ? "\"decode, then resize\"" : "\"thumbnail while decoding\""),
             ("threads", "\(threads)"),
             ("images", "\(images)"),
             ("seconds", String(format: "%.4f", seconds)),
@@ -77,6 +82,17 @@ struct BenchDecodeCommand: ParsableCommand {
         #else
         return (image.width, image.height)
         #endif
+    }
+
+    /// The decoder, followed by a resize when measuring post-decode resizing.
+    private struct Decoder: Sendable {
+        let decoder: PlatformImageDecoder
+        let resizeTo: Int?
+        func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage {
+            let image = try decoder.decode(data, context: context)
+            guard let resizeTo else { return image }
+            return try ImageProcessors.Resize(width: resizeTo, height: resizeTo, contentMode: .aspectFit).process(image)
+        }
     }
 
     /// The first error any thread met.

@@ -15,13 +15,21 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Decode as a thumbnail whose longest side is this many pixels.")
     var thumbnail: Int?
 
-    @Option(name: .shortAndLong, help: "Write the decoded image to this file (.png, .jpg or .webp).")
+    @Option(name: .shortAndLong, help: "Write the decoded image to this file; the extension picks the format (.jpg, .png, .webp, .gif, .heic, .avif).")
     var output: String?
+
+    @Option(help: "Quality (0...1) for JPEG, lossy WebP, HEIC and AVIF output.")
+    var quality: Double = ImageEncodingOptions.defaultQuality
+
+    @Flag(help: "Write lossless WebP (with -o FILE.webp).")
+    var lossless = false
 
     func run() async throws {
         guard let url = URL(string: url), url.scheme != nil else {
             throw ValidationError("Not a URL: \(self.url)")
         }
+        // Checked before loading, so a typo costs no download.
+        let options = try output.map(encodingOptions(for:))
         var configuration = ImagePipeline.Configuration()
         configuration.allowedSchemes.insert("file")
         let pipeline = ImagePipeline(configuration: configuration)
@@ -32,7 +40,11 @@ struct FetchCommand: AsyncParsableCommand {
             print("\(url.absoluteString): \(width)×\(height), from \(response.source.rawValue), "
                   + String(format: "%.1f ms (network %.1f, decode %.1f)", response.timings.total * 1000,
                            response.timings.network * 1000, response.timings.decode * 1000))
-            if let output { try write(response.image, to: output) }
+            if let output, let options {
+                let data = try PlatformImageEncoder().encode(response.image, options: options)
+                try data.write(to: URL(fileURLWithPath: output))
+                print("wrote \(output) (\(options), \(data.count) bytes)")
+            }
         } catch {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(1)
@@ -47,18 +59,12 @@ struct FetchCommand: AsyncParsableCommand {
         #endif
     }
 
-    private func write(_ image: PlatformImage, to path: String) throws {
-        #if canImport(ImageIO)
-        throw ValidationError("Writing files needs the encoders of the imaging issue on Apple platforms.")
-        #else
-        let format: ImageFormat = switch URL(fileURLWithPath: path).pathExtension.lowercased() {
-        case "jpg", "jpeg": .jpeg
-        case "webp": .webp
-        default: .png
+    private func encodingOptions(for path: String) throws -> ImageEncodingOptions {
+        let ext = URL(fileURLWithPath: path).pathExtension
+        guard var options = ImageEncodingOptions(fileExtension: ext, quality: quality) else {
+            throw ValidationError("Cannot tell the format from '\(ext)': use .jpg, .png, .webp, .gif, .heic or .avif")
         }
-        let data = try PlatformImageEncoder().encode(image, as: format, quality: 0.9)
-        try data.write(to: URL(fileURLWithPath: path))
-        print("wrote \(path) (\(format), \(data.count) bytes)")
-        #endif
+        options.isLossless = lossless
+        return options
     }
 }

@@ -8,6 +8,7 @@ struct ShashinCommand: AsyncParsableCommand {
         abstract: "Shashin's command-line tool.",
         subcommands: [DemoCommand.self, GalleryCommand.self, FetchCommand.self, HTTPCommand.self, CacheCommand.self,
                       ServeCommand.self, GenerateCommand.self,
-                      BenchDecodeCommand.self, BenchProcessCommand.self, BenchDiskCommand.self, CacheWriterCommand.self]
+                      BenchDecodeCommand.self, BenchProcessCommand.self, BenchMemoryCommand.self, BenchDiskCommand.self,
+                      CacheWriterCommand.self]
     )
 }

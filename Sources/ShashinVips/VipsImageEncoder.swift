@@ -2,27 +2,35 @@ import CVips
 import Foundation
 import ShashinCore
 
-/// Encodes bitmaps as JPEG, PNG, WebP or GIF with libvips (used to generate test images and
-/// to write files). Safe to call from many threads at once.
+/// Encodes bitmaps as JPEG, PNG, WebP, GIF, HEIC or AVIF with libvips. Safe to call from many
+/// threads at once.
 ///
-/// `quality` (0...1) maps to libvips' `Q` 1...100 for JPEG and WebP; WebP at quality 1.0 is
-/// written **lossless**. PNG is lossless and ignores it; GIF quantises to a 256-colour palette
-/// without dithering. Speed comes before file size: a 4000×3000 image takes about 0.2 s as JPEG
-/// or PNG, 0.6 s as WebP and 1.2 s as GIF (one core, busy 2-core machine).
-/// JPEG and GIF are written opaque: transparent pixels are composited over white (JPEG has no
-/// alpha; libvips' GIF writer mangles RGBA input). HEIC, AVIF, BMP and TIFF throw
+/// `quality` (0...1) maps to libvips' `Q` 1...100 for JPEG, lossy WebP, HEIC and AVIF;
+/// `isLossless` writes lossless WebP (or HEIC/AVIF). PNG is lossless and ignores both; GIF
+/// quantises to a 256-colour palette without dithering. Speed comes before file size: a
+/// 4000×3000 image takes about 0.2 s as JPEG or PNG, 0.6 s as WebP and 1.2 s as GIF (one core,
+/// busy 2-core machine). JPEG and GIF are written opaque: transparent pixels are composited over
+/// white (JPEG has no alpha; libvips' GIF writer mangles RGBA input). HEIC and AVIF need libvips'
+/// libheif module (with x265 and libaom); without it, and for BMP and TIFF, this throws
 /// `VipsEncodingError`.
 ///
 /// ```swift
 /// let jpeg = try VipsImageEncoder().encode(bitmap, as: .jpeg, quality: 0.8)
+/// let webp = try VipsImageEncoder().encode(bitmap, options: .webp(lossless: true))
 /// ```
 public struct VipsImageEncoder: Sendable {
     /// Creates an encoder. It holds no state: libvips starts on the first encode.
     public init() {}
 
-    /// Encodes `bitmap` as `format`; see the type's notes for how `quality` applies.
+    /// Encodes `bitmap` as `format` at `quality` (lossy); see the type's notes.
     public func encodeBitmap(_ bitmap: Bitmap, as format: ImageFormat, quality: Double) throws(VipsEncodingError) -> Data {
-        guard [.jpeg, .png, .webp, .gif].contains(format) else {
+        try encodeBitmap(bitmap, options: ImageEncodingOptions(format: format, quality: quality))
+    }
+
+    /// Encodes `bitmap` as `options` say; see the type's notes.
+    public func encodeBitmap(_ bitmap: Bitmap, options: ImageEncodingOptions) throws(VipsEncodingError) -> Data {
+        let format = options.format
+        guard [.jpeg, .png, .webp, .gif, .heic, .avif].contains(format) else {
             throw VipsEncodingError(format: format, reason: "libvips encoding of \(format) is not supported by this encoder")
         }
         guard bitmap.width > 0, bitmap.height > 0 else {
@@ -30,9 +38,14 @@ public struct VipsImageEncoder: Sendable {
         }
         do {
             try VipsRuntime.start()
-            return try bitmap.pixels.withUnsafeBytes { pixels in
-                try Self.encode(pixels, width: bitmap.width, height: bitmap.height, as: format, quality: quality)
+            if format == .heic || format == .avif, !VipsRuntime.canSaveHEIF {
+                throw VipsEncodingError(format: format, reason: VipsRuntime.missingHEIFReason)
             }
+            return try bitmap.pixels.withUnsafeBytes { pixels in
+                try Self.encode(pixels, width: bitmap.width, height: bitmap.height, opaque: bitmap.isOpaque, options: options)
+            }
+        } catch let error as VipsEncodingError {
+            throw error
         } catch let error as VipsError {
             throw VipsEncodingError(format: format, reason: error.message)
         } catch {
@@ -47,19 +60,24 @@ public struct VipsImageEncoder: Sendable {
     }
 
     /// The save itself, while the pixels stay pinned: the vips image wraps them without a copy.
-    private static func encode(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, as format: ImageFormat, quality: Double) throws -> Data {
-        try VipsImageScope.with { scope in
+    /// An `opaque` image is written without its alpha channel where the format has a choice
+    /// (PNG, WebP, HEIC, AVIF): smaller files, the same pixels.
+    private static func encode(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, opaque: Bool,
+                               options: ImageEncodingOptions) throws -> Data {
+        let quality = options.quality
+        return try VipsImageScope.with { scope in
             guard let wrapped = vips_image_new_from_memory(pixels.baseAddress, pixels.count, Int32(width), Int32(height), 4, VIPS_FORMAT_UCHAR) else {
                 throw VipsError.fromBuffer()
             }
-            let image = scope.adopt(wrapped)
+            let rgba = scope.adopt(wrapped)
+            let image = opaque ? try scope.make { shashin_extract_band(rgba, $0, 0, 3) } : rgba
             var buffer: UnsafeMutableRawPointer?
             var length = 0
             let status: Int32
-            switch format {
+            switch options.format {
             case .jpeg:
-                let opaque = try scope.make { shashin_flatten(image, $0, 255) }
-                status = shashin_jpegsave_buffer(opaque, &buffer, &length, vipsQuality(quality))
+                let flat = opaque ? image : try scope.make { shashin_flatten(image, $0, 255) }
+                status = shashin_jpegsave_buffer(flat, &buffer, &length, vipsQuality(quality))
             case .png:
                 // Level 3 of 9: several times faster than vips' default 6 for large images,
                 // for files only slightly larger.
@@ -68,16 +86,21 @@ public struct VipsImageEncoder: Sendable {
                 // Low efforts (libwebp's "method"; default 4): a 4000×3000 lossy WebP in ~0.5 s
                 // instead of ~1.2 s for a file ~10% larger; lossless in ~0.8 s instead of ~2.8 s,
                 // but much larger on easy content (a smooth gradient: 1.3 MB instead of 6 KB).
-                let lossless = quality >= 1
+                let lossless = options.isLossless
                 status = shashin_webpsave_buffer(image, &buffer, &length, vipsQuality(quality), lossless ? 1 : 0, lossless ? 0 : 2)
             case .gif:
                 // libvips 8.14's GIF writer (cgif 0.3, libimagequant) turns many pixels of RGBA
                 // input transparent, opaque ones included; RGB input comes out right.
-                let opaque = try scope.make { shashin_flatten(image, $0, 255) }
+                let flat = opaque ? image : try scope.make { shashin_flatten(image, $0, 255) }
                 // Fastest palette search, no dithering: about a third of the default's time,
                 // and flat colours stay flat.
-                status = shashin_gifsave_buffer(opaque, &buffer, &length, 1, 0)
-            case .heic, .avif, .bmp, .tiff:
+                status = shashin_gifsave_buffer(flat, &buffer, &length, 1, 0)
+            case .heic, .avif:
+                // Effort 2 of 9 for AVIF: libaom at its default takes seconds for a photo.
+                let av1 = options.format == .avif
+                status = shashin_heifsave_buffer(image, &buffer, &length, vipsQuality(quality), options.isLossless ? 1 : 0,
+                                                 av1 ? 1 : 0, av1 ? 2 : 4)
+            case .bmp, .tiff:
                 preconditionFailure("checked by encodeBitmap")
             }
             guard status == 0, let buffer else {
@@ -91,9 +114,9 @@ public struct VipsImageEncoder: Sendable {
 
 #if !canImport(UIKit) && !canImport(AppKit)
 extension VipsImageEncoder: ImageEncoding {
-    /// Encodes the platform's image, a `Bitmap`; see `encodeBitmap(_:as:quality:)`.
-    public func encode(_ image: PlatformImage, as format: ImageFormat, quality: Double) throws -> Data {
-        try encodeBitmap(image, as: format, quality: quality)
+    /// Encodes the platform's image, a `Bitmap`; see `encodeBitmap(_:options:)`.
+    public func encode(_ image: PlatformImage, options: ImageEncodingOptions) throws -> Data {
+        try encodeBitmap(image, options: options)
     }
 }
 #endif

@@ -5,6 +5,12 @@ extension VipsImageScope {
     /// `image` turned upright (EXIF orientation applied) and into 8-bit sRGB with alpha:
     /// exactly the layout of `Bitmap`. Nothing is computed until the result is written.
     func uprightRGBA8(_ image: VipsImagePointer) throws(VipsError) -> VipsImagePointer {
+        try fourBands(uprightSRGB8(image))
+    }
+
+    /// `image` upright and in 8-bit sRGB, with the bands it has (1–4): `uprightRGBA8` but for
+    /// the last step.
+    func uprightSRGB8(_ image: VipsImagePointer) throws(VipsError) -> VipsImagePointer {
         var image = image
         if vips_image_get_orientation(image) != 1 {
             image = try make { shashin_autorot(image, $0) }
@@ -22,7 +28,7 @@ extension VipsImageScope {
         case VIPS_FORMAT_USHORT: image = try make { shashin_cast(image, $0, VIPS_FORMAT_UCHAR, 1) }
         default: image = try make { shashin_cast(image, $0, VIPS_FORMAT_UCHAR, 0) }
         }
-        return try fourBands(image)
+        return image
     }
 
     /// Whether `image` carries an ICC profile other than sRGB: one its samples must be
@@ -37,7 +43,7 @@ extension VipsImageScope {
 
     /// Red, green, blue and alpha from whatever bands an 8-bit image has: grey is repeated,
     /// a missing alpha is opaque, extra bands are dropped.
-    private func fourBands(_ image: VipsImagePointer) throws(VipsError) -> VipsImagePointer {
+    func fourBands(_ image: VipsImagePointer) throws(VipsError) -> VipsImagePointer {
         let bands = vips_image_get_bands(image)
         switch bands {
         case 4:
@@ -55,6 +61,18 @@ extension VipsImageScope {
         default:
             return try make { shashin_extract_band(image, $0, 0, 4) }
         }
+    }
+
+    /// Runs the pipeline that ends in `image` (8-bit, any bands) and gives its pixels, packed.
+    func bytes(from image: VipsImagePointer) throws(VipsError) -> [UInt8] {
+        let count = Int(vips_image_get_width(image)) * Int(vips_image_get_height(image)) * Int(vips_image_get_bands(image))
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            failed = shashin_write_to_buffer(image, buffer.baseAddress, count) != 0
+            initialized = failed ? 0 : count
+        }
+        if failed { throw VipsError.fromBuffer() }
+        return bytes
     }
 
     /// Runs the pipeline that ends in `image` (8-bit, four bands) and writes its pixels

@@ -10,8 +10,8 @@ struct VipsLoader {
     /// The loader for `format`, or `nil` when this decoder does not read it.
     init?(format: ImageFormat) {
         switch format {
-        case .jpeg, .png, .webp, .gif: self.format = format
-        case .heic, .avif, .bmp, .tiff: return nil
+        case .jpeg, .png, .webp, .gif, .heic, .avif: self.format = format
+        case .bmp, .tiff: return nil
         }
     }
 
@@ -36,7 +36,9 @@ struct VipsLoader {
             return shashin_webpload_buffer(base, bytes.count, out, access, failOn, min(1, max(scale, 0.0001)))
         case .gif:
             return shashin_gifload_buffer(base, bytes.count, out, access, failOn)
-        case .heic, .avif, .bmp, .tiff:
+        case .heic, .avif:
+            return shashin_heifload_buffer(base, bytes.count, out, access, failOn)
+        case .bmp, .tiff:
             preconditionFailure("VipsLoader is never made for \(format)")
         }
     }

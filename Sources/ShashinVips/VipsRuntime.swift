@@ -20,6 +20,22 @@ enum VipsRuntime {
         return nil
     }()
 
+    /// Whether this libvips reads HEIC and AVIF: its libheif module is installed and loaded
+    /// (Debian's `libvips42` depends on `libheif1`; a libvips built without libheif lacks it).
+    static let canLoadHEIF = hasOperation("heifload_buffer")
+    /// Whether this libvips writes HEIC and AVIF (the same module; AVIF also needs an AV1 encoder
+    /// in libheif, which Debian's has).
+    static let canSaveHEIF = hasOperation("heifsave_buffer")
+
+    private static func hasOperation(_ nickname: String) -> Bool {
+        guard (try? start()) != nil else { return false }
+        return shashin_has_operation(nickname) != 0
+    }
+
+    /// What a user reads when HEIC or AVIF is asked of a libvips without libheif.
+    static let missingHEIFReason = "this libvips has no HEIF support (heifload); install libvips with libheif "
+        + "(Debian/Ubuntu: libheif1, which libvips42 depends on; Homebrew: vips)"
+
     /// Starts libvips on first use; throws when it cannot start.
     static func start() throws(VipsError) {
         if let startFailure {

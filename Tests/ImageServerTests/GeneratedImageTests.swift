@@ -135,5 +135,5 @@ struct GeneratedImageTests {
 
 struct FailingEncoder: ImageEncoding {
     struct Failure: Error {}
-    func encode(_ image: PlatformImage, as format: ImageFormat, quality: Double) throws -> Data { throw Failure() }
+    func encode(_ image: PlatformImage, options: ImageEncodingOptions) throws -> Data { throw Failure() }
 }

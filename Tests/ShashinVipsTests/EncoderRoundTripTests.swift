@@ -15,8 +15,8 @@ import Testing
         #expect(try VipsImageDecoder().decodeBitmap(data, context: .init(format: .png)) == Self.image)
     }
 
-    @Test func webpAtFullQualityIsLosslessAndKeepsAlpha() throws {
-        let data = try VipsImageEncoder().encodeBitmap(Self.image, as: .webp, quality: 1)
+    @Test func losslessWebPKeepsEveryPixelAndAlpha() throws {
+        let data = try VipsImageEncoder().encodeBitmap(Self.image, options: .webp(lossless: true))
         #expect(ImageFormat(sniffing: data) == .webp)
         #expect(try VipsImageDecoder().decodeBitmap(data, context: .init(format: .webp)) == Self.image)
     }
@@ -45,7 +45,51 @@ import Testing
         #expect(pixel.r >= 250 && pixel.g >= 250 && pixel.b >= 250 && pixel.a == 255)
     }
 
-    @Test(arguments: [ImageFormat.heic, .avif, .bmp, .tiff])
+    @Test func anOpaqueImageIsWrittenWithoutAlphaAndDecodesToTheSamePixels() throws {
+        let opaque = TestImages.gradient(width: 64, height: 48)
+        let png = try VipsImageEncoder().encodeBitmap(opaque, as: .png, quality: 1)
+        #expect(png[25] == 2, "IHDR colour type 2 (truecolour, no alpha), not \(png[25])")
+        #expect(try VipsImageDecoder().decodeBitmap(png, context: .init(format: .png)) == opaque)
+        let translucent = try VipsImageEncoder().encodeBitmap(Self.image, as: .png, quality: 1)
+        #expect(translucent[25] == 6, "IHDR colour type 6 (truecolour with alpha)")
+        let webp = try VipsImageEncoder().encodeBitmap(opaque, options: .webp(lossless: true))
+        #expect(try VipsImageDecoder().decodeBitmap(webp, context: .init(format: .webp)) == opaque)
+    }
+
+    @Test func lossyWebPAtFullQualityIsNotLossless() throws {
+        let lossy = try VipsImageEncoder().encodeBitmap(Self.image, options: .webp(quality: 1))
+        let decoded = try VipsImageDecoder().decodeBitmap(lossy, context: .init(format: .webp))
+        #expect(decoded.width == Self.image.width && decoded != Self.image)
+    }
+
+    @Test func webpQualityChangesTheFileSize() throws {
+        let image = TestImages.gradient(width: 256, height: 256)
+        let low = try VipsImageEncoder().encodeBitmap(image, options: .webp(quality: 0.1))
+        let high = try VipsImageEncoder().encodeBitmap(image, options: .webp(quality: 0.95))
+        #expect(low.count < high.count)
+    }
+
+    /// HEIC (HEVC through x265) and AVIF (AV1 through libaom), both from libvips' libheif module.
+    @Test(arguments: [ImageFormat.heic, .avif])
+    func heifFormatsRoundTripThroughLibheif(format: ImageFormat) throws {
+        let opaque = TestImages.quadrants(width: 120, height: 80)
+        let data = try VipsImageEncoder().encodeBitmap(opaque, options: ImageEncodingOptions(format: format, quality: 0.8))
+        #expect(ImageFormat(sniffing: data) == format)
+        let decoded = try VipsImageDecoder().decodeBitmap(data, context: .init(format: format))
+        #expect(decoded.width == 120 && decoded.height == 80)
+        #expect(TestImages.quadrantIndices(of: decoded) == [0, 1, 2, 3])
+        let thumbnail = try VipsImageDecoder().decodeBitmap(data, context: .init(format: format, thumbnail: .init(maxPixelSize: 30)))
+        #expect(thumbnail.width == 30 && thumbnail.height == 20)
+    }
+
+    @Test func theProtocolsConvenienceUsesTheDefaultQuality() throws {
+        let image = TestImages.gradient(width: 64, height: 64)
+        let viaProtocol = try VipsImageEncoder().encode(image, as: .jpeg)
+        let explicit = try VipsImageEncoder().encodeBitmap(image, options: .jpeg(quality: ImageEncodingOptions.defaultQuality))
+        #expect(viaProtocol == explicit)
+    }
+
+    @Test(arguments: [ImageFormat.bmp, .tiff])
     func formatsItCannotWriteThrowAnEncodingError(format: ImageFormat) {
         #expect(throws: VipsEncodingError.self) {
             try VipsImageEncoder().encode(Self.image, as: format, quality: 0.8)

@@ -1,5 +1,6 @@
 #if !canImport(ImageIO)
 import ShashinVips
+#endif
 
 extension ImageProcessors {
     /// A line painted along the inside of a shape's edge (by `RoundedCorners` and `Circle`),
@@ -24,8 +25,8 @@ extension ImageProcessors {
         public var description: String { "border=\(IdentifierNumber(width)),\(color)" }
 
         /// This border as the pixel code takes it.
-        var vips: VipsProcessing.Border {
-            VipsProcessing.Border(width: width, red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
+        var pixelWork: PixelWork.Border {
+            PixelWork.Border(width: width, red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
         }
     }
 
@@ -66,4 +67,3 @@ extension ImageProcessors {
         }
     }
 }
-#endif

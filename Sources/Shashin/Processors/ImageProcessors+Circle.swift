@@ -1,5 +1,6 @@
 #if !canImport(ImageIO)
 import ShashinVips
+#endif
 
 extension ImageProcessors {
     /// Cuts the largest centred circle out of the image: the result is a square whose side is
@@ -27,8 +28,8 @@ extension ImageProcessors {
         /// Returns the circle; an empty image is returned as it is, a negative or non-finite
         /// border width throws `processingFailed`.
         public func process(_ image: PlatformImage) throws(ImagePipelineError) -> PlatformImage {
-            try ImageProcessors.run(identifier) { () throws(VipsProcessingError) in
-                try VipsProcessing.circle(image, border: border?.vips)
+            try ImageProcessors.run(identifier) { () throws(ProcessingError) in
+                try PixelWork.circle(image, border: border?.pixelWork)
             }
         }
     }
@@ -47,4 +48,3 @@ extension ImageProcessing where Self == ImageProcessors.Circle {
         ImageProcessors.Circle(border: border)
     }
 }
-#endif

@@ -1,6 +1,7 @@
-#if !canImport(ImageIO)
 import Foundation
+#if !canImport(ImageIO)
 import ShashinVips
+#endif
 
 extension ImageProcessors {
     /// Cuts out a rectangle of the image, in pixels from its top-left corner. The part of the
@@ -45,12 +46,12 @@ extension ImageProcessors {
 
         /// Returns the pixels of the rectangle; the image itself when the rectangle covers it.
         public func process(_ image: PlatformImage) throws(ImagePipelineError) -> PlatformImage {
-            try ImageProcessors.run(identifier) { () throws(VipsProcessingError) in
-                let inside = rect.clamped(toWidth: image.width, height: image.height)
+            try ImageProcessors.run(identifier) { () throws(ProcessingError) in
+                let inside = rect.clamped(toWidth: image.pixelWidth, height: image.pixelHeight)
                 guard !inside.isEmpty else {
-                    throw VipsProcessingError("The rectangle \(rect) does not overlap the \(image.width)×\(image.height) image")
+                    throw ProcessingError("The rectangle \(rect) does not overlap the \(image.pixelWidth)×\(image.pixelHeight) image")
                 }
-                return try VipsProcessing.crop(image, to: inside)
+                return try PixelWork.crop(image, to: inside)
             }
         }
 
@@ -73,4 +74,3 @@ extension ImageProcessing where Self == ImageProcessors.Crop {
         ImageProcessors.Crop(rect: rect)
     }
 }
-#endif

@@ -1,5 +1,6 @@
 #if !canImport(ImageIO)
 import ShashinVips
+#endif
 
 extension ImageProcessors {
     /// Blurs the image with a Gaussian whose standard deviation is `radius` pixels (as Pillow's
@@ -25,8 +26,8 @@ extension ImageProcessors {
 
         /// Returns the blurred image; a negative or non-finite radius throws `processingFailed`.
         public func process(_ image: PlatformImage) throws(ImagePipelineError) -> PlatformImage {
-            try ImageProcessors.run(identifier) { () throws(VipsProcessingError) in
-                try VipsProcessing.gaussianBlur(image, sigma: radius)
+            try ImageProcessors.run(identifier) { () throws(ProcessingError) in
+                try PixelWork.gaussianBlur(image, sigma: radius)
             }
         }
     }
@@ -43,4 +44,3 @@ extension ImageProcessing where Self == ImageProcessors.GaussianBlur {
         ImageProcessors.GaussianBlur(radius: radius)
     }
 }
-#endif

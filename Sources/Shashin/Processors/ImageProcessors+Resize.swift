@@ -1,6 +1,7 @@
-#if !canImport(ImageIO)
 import Foundation
+#if !canImport(ImageIO)
 import ShashinVips
+#endif
 
 extension ImageProcessors {
     /// Scales an image to a target size in pixels, keeping its aspect ratio.
@@ -84,20 +85,20 @@ extension ImageProcessors {
         /// Returns the resized image; throws `processingFailed` for an empty image, a target
         /// side of 0 or less, or a result over 100 million pixels.
         public func process(_ image: PlatformImage) throws(ImagePipelineError) -> PlatformImage {
-            try ImageProcessors.run(identifier) { () throws(VipsProcessingError) in
-                guard let plan = try plan(width: image.width, height: image.height) else { return image }
-                return try VipsProcessing.resize(image, source: plan.source, width: plan.width, height: plan.height)
+            try ImageProcessors.run(identifier) { () throws(ProcessingError) in
+                guard let plan = try plan(width: image.pixelWidth, height: image.pixelHeight) else { return image }
+                return try PixelWork.resize(image, source: plan.source, width: plan.width, height: plan.height)
             }
         }
 
         /// What to resample for a `width` × `height` image: which part of it, to what size;
         /// `nil` when the image stays as it is.
-        func plan(width imageWidth: Int, height imageHeight: Int) throws(VipsProcessingError) -> (source: PixelRect, width: Int, height: Int)? {
+        func plan(width imageWidth: Int, height imageHeight: Int) throws(ProcessingError) -> (source: PixelRect, width: Int, height: Int)? {
             guard imageWidth > 0, imageHeight > 0 else {
-                throw VipsProcessingError("A \(imageWidth)×\(imageHeight) image has no pixels to resize")
+                throw ProcessingError("A \(imageWidth)×\(imageHeight) image has no pixels to resize")
             }
             if (width ?? 1) <= 0 || (height ?? 1) <= 0 {
-                throw VipsProcessingError("The target size \(width.map(String.init) ?? "auto")×\(height.map(String.init) ?? "auto") has no pixels")
+                throw ProcessingError("The target size \(width.map(String.init) ?? "auto")×\(height.map(String.init) ?? "auto") has no pixels")
             }
             let widthScale = width.map { Double($0) / Double(imageWidth) }
             let heightScale = height.map { Double($0) / Double(imageHeight) }
@@ -161,4 +162,3 @@ extension ImageProcessing where Self == ImageProcessors.Resize {
         ImageProcessors.Resize(size: size, scale: scale, contentMode: contentMode, crop: crop, upscale: upscale)
     }
 }
-#endif

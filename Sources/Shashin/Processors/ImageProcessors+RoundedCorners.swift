@@ -1,5 +1,6 @@
 #if !canImport(ImageIO)
 import ShashinVips
+#endif
 
 extension ImageProcessors {
     /// Rounds the image's corners: what lies outside a rounded rectangle of corner `radius`
@@ -34,8 +35,8 @@ extension ImageProcessors {
         /// Returns the image with its corners cut round. An empty image is returned as it is;
         /// a negative or non-finite radius or border width throws `processingFailed`.
         public func process(_ image: PlatformImage) throws(ImagePipelineError) -> PlatformImage {
-            try ImageProcessors.run(identifier) { () throws(VipsProcessingError) in
-                try VipsProcessing.roundCorners(image, radius: radius, border: border?.vips)
+            try ImageProcessors.run(identifier) { () throws(ProcessingError) in
+                try PixelWork.roundCorners(image, radius: radius, border: border?.pixelWork)
             }
         }
     }
@@ -52,4 +53,3 @@ extension ImageProcessing where Self == ImageProcessors.RoundedCorners {
         ImageProcessors.RoundedCorners(radius: radius, border: border)
     }
 }
-#endif

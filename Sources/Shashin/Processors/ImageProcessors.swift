@@ -7,18 +7,34 @@
 /// ```
 ///
 /// Each one's `identifier` names it and every parameter that changes its output, so it becomes
-/// part of the memory-cache key. On Linux they run on libvips (`ShashinVips`). On Apple
-/// platforms only `Composition` exists for now: the Core Graphics versions of the others are
-/// not written yet, and nothing unbuilt is declared there.
+/// part of the memory-cache key. On Linux they run on libvips and C (`ShashinVips`); on Apple
+/// platforms on Core Graphics and Core Image (`CoreGraphicsProcessing`, not built by the Linux CI).
 public enum ImageProcessors {}
 
-#if !canImport(ImageIO)
+#if canImport(ImageIO)
+/// The pixel work behind the built-in processors: Core Graphics on Apple platforms.
+typealias PixelWork = CoreGraphicsProcessing
+/// Why a processor's pixel work failed.
+typealias ProcessingError = CoreGraphicsProcessing.Failure
+#else
 import ShashinVips
+/// The pixel work behind the built-in processors: libvips (and C) elsewhere.
+typealias PixelWork = VipsProcessing
+/// Why a processor's pixel work failed.
+typealias ProcessingError = VipsProcessingError
+
+extension Bitmap {
+    /// The width in pixels (the name the processors use on every platform).
+    var pixelWidth: Int { width }
+    /// The height in pixels.
+    var pixelHeight: Int { height }
+}
+#endif
 
 extension ImageProcessors {
     /// Runs one processor's pixel work, reporting its failure as `processingFailed` under the
     /// processor's identifier.
-    static func run(_ identifier: String, _ work: () throws(VipsProcessingError) -> Bitmap) throws(ImagePipelineError) -> Bitmap {
+    static func run(_ identifier: String, _ work: () throws(ProcessingError) -> PlatformImage) throws(ImagePipelineError) -> PlatformImage {
         do {
             return try work()
         } catch {
@@ -26,4 +42,3 @@ extension ImageProcessors {
         }
     }
 }
-#endif

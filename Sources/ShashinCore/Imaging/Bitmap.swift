@@ -16,18 +16,24 @@ public struct Bitmap: Sendable, Hashable, CustomStringConvertible {
     public let height: Int
     /// `width * height * 4` bytes: red, green, blue, alpha (not premultiplied) for each pixel.
     public let pixels: [UInt8]
+    /// For the first frame of an animated GIF or WebP: the original data and its frame count;
+    /// `nil` for still images. Decoders set it; processors give still images, and the pipeline
+    /// carries the animation over to their output.
+    public var animation: ImageAnimation?
 
     /// Creates a bitmap; `pixels.count` must be `width * height * 4`.
-    public init(width: Int, height: Int, pixels: [UInt8]) {
+    public init(width: Int, height: Int, pixels: [UInt8], animation: ImageAnimation? = nil) {
         precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4,
                      "Bitmap needs width * height * 4 bytes")
         self.width = width
         self.height = height
         self.pixels = pixels
+        self.animation = animation
     }
 
-    /// The bytes this bitmap holds in memory: what the memory cache counts against its limit.
-    public var byteCount: Int { pixels.count }
+    /// The bytes this bitmap holds in memory (with an animation's original data): what the
+    /// memory cache counts against its limit.
+    public var byteCount: Int { pixels.count + (animation?.data.count ?? 0) }
 
     /// `Bitmap(300×225)`: the size, not a million pixel values.
     public var description: String { "Bitmap(\(width)×\(height))" }

@@ -31,9 +31,3 @@ public protocol ImageDecoding: Sendable {
     /// Decodes `data`, downsampling to `context.thumbnail` when given, with orientation applied.
     func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage
 }
-
-/// Turns an image into encoded bytes (used to generate test images and to write files).
-public protocol ImageEncoding: Sendable {
-    /// Encodes `image` as `format`; `quality` in 0...1 applies to lossy formats.
-    func encode(_ image: PlatformImage, as format: ImageFormat, quality: Double) throws -> Data
-}

@@ -12,14 +12,15 @@ public typealias PlatformImage = Bitmap
 #endif
 
 extension PlatformImage {
-    /// The bytes the decoded image occupies: the memory cache's cost for it.
+    /// The bytes the decoded image occupies (with an animation's original data): the memory
+    /// cache's cost for it.
     var decodedByteCount: Int {
         #if canImport(UIKit)
         guard let cgImage else { return 1 }
-        return cgImage.bytesPerRow * cgImage.height
+        return cgImage.bytesPerRow * cgImage.height + (animation?.data.count ?? 0)
         #elseif canImport(AppKit)
         guard let cgImage = cgImage(forProposedRect: nil, context: nil, hints: nil) else { return 1 }
-        return cgImage.bytesPerRow * cgImage.height
+        return cgImage.bytesPerRow * cgImage.height + (animation?.data.count ?? 0)
         #else
         return byteCount
         #endif

@@ -125,7 +125,7 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
 
     private func decode(_ fetched: FetchedData) {
         upstream = nil
-        let decoder = graph.configuration.decoder
+        let decoder = graph.configuration.decoders
         let context = ImageDecodingContext(format: ImageFormat(sniffing: fetched.data), thumbnail: request.thumbnail,
                                            maxPixelCount: graph.configuration.maxPixelCount)
         run(on: graph.decodeQueue, after: fetched.timings, source: fetched.source, urlResponse: fetched.urlResponse,
@@ -148,7 +148,11 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         run(on: graph.processingQueue, after: input.timings, source: input.source, urlResponse: input.urlResponse,
             originalFormat: input.originalFormat, storageErrors: input.storageErrors) {
             do {
-                return try processor.process(input.image)
+                var output = try processor.process(input.image)
+                // The animation describes the original file, which an animating view plays
+                // whatever was done to the first frame.
+                if output.animation == nil, let animation = input.image.animation { output.animation = animation }
+                return output
             } catch let error as ImagePipelineError {
                 throw error
             } catch {

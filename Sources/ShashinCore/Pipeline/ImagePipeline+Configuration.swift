@@ -19,8 +19,23 @@ extension ImagePipeline {
     public struct Configuration: Sendable {
         /// Loads bytes; default `URLSessionDataLoader.shared`.
         public var dataLoader: any DataLoading
-        /// Turns bytes into images. `import Shashin` gives the platform's (ImageIO or libvips).
-        public var decoder: any ImageDecoding
+        /// Chooses the decoder for each image from its sniffed format. `import Shashin` makes the
+        /// platform's decoder (ImageIO or libvips) its default; register your own to add a format
+        /// or replace a built-in one.
+        ///
+        /// ```swift
+        /// configuration.decoders.register(MyWebPDecoder(), for: .webp)
+        /// ```
+        public var decoders: ImageDecoderRegistry
+        /// One decoder for every format. Reading it gives `decoders`; setting it replaces every
+        /// registration with a registry whose default decoder is the new one.
+        public var decoder: any ImageDecoding {
+            get { decoders }
+            set { decoders = ImageDecoderRegistry(defaultDecoder: newValue) }
+        }
+        /// Encodes processed results for the disk cache (`diskCachePolicy` `.processed` or `.all`);
+        /// `import Shashin` gives the platform's. `nil`: processed results are not stored.
+        public var encoder: (any ImageEncoding)?
         /// Decoded images kept in memory; default a `MemoryCache()`; `nil` turns it off.
         public var memoryCache: (any ImageCaching)?
         /// Original bytes (and, by `diskCachePolicy`, processed results) kept on disk, with HTTP
@@ -31,9 +46,6 @@ extension ImagePipeline {
         /// How the disk cache may bend HTTP's rules: minimum freshness, stale on error, stale while
         /// revalidate, shared-cache mode. Default: the plain rules for a private cache.
         public var httpCacheOptions = HTTPCache.Options()
-        /// Encodes processed results for the disk cache (`diskCachePolicy` `.processed` or `.all`);
-        /// `import Shashin` gives the platform's. `nil`: processed results are not stored.
-        public var encoder: (any ImageEncoding)?
         /// Quality of lossy formats when processed results are stored; default 0.85.
         public var encodingQuality: Double = 0.85
         /// Downloads at once; default 6.
@@ -53,10 +65,10 @@ extension ImagePipeline {
         /// Runs before every network request (add headers, sign URLs); may suspend. Default none.
         public var requestModifier: (@Sendable (URLRequest) async throws -> URLRequest)?
 
-        /// A configuration with the given decoder (and encoder) and every other default.
+        /// A configuration with the given decoder for every format (and encoder), and every other default.
         public init(decoder: any ImageDecoding, encoder: (any ImageEncoding)? = nil) {
+            self.decoders = ImageDecoderRegistry(defaultDecoder: decoder)
             self.encoder = encoder
-            self.decoder = decoder
             self.dataLoader = URLSessionDataLoader.shared
             self.memoryCache = MemoryCache()
         }

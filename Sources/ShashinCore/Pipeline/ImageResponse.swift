@@ -17,6 +17,9 @@ public struct ImageResponse: @unchecked Sendable { // immutable; images are neve
     public let isPreview: Bool
     /// How long each stage took.
     public let timings: ImageTimings
+    /// For an animated GIF or WebP (whose first frame is `image`): the original data and frame
+    /// count; `nil` for still images.
+    public var animation: ImageAnimation? { image.animation }
 
     /// Where an image came from.
     public enum Source: String, Sendable, Hashable, CaseIterable {

@@ -34,6 +34,24 @@ enum ResidentMemory {
         return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
     }()
 
+    /// Resets the kernel's peak-resident mark (`VmHWM`) to the current resident size, by
+    /// writing 5 to `/proc/self/clear_refs` (Linux 4.0+). Returns `false` where that is refused.
+    static func resetPeak() -> Bool {
+        (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
+    }
+
+    /// `VmRSS` and `VmHWM` (peak since the last reset) from `/proc/self/status`, in bytes.
+    static func residentAndPeak() -> (resident: Int, peak: Int)? {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        func field(_ name: String) -> Int? {
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }),
+                  let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+            return kilobytes << 10
+        }
+        guard let resident = field("VmRSS"), let peak = field("VmHWM") else { return nil }
+        return (resident, peak)
+    }
+
     /// How many libvips objects (images, operations, buffers' owners) are alive right now.
     static func liveVipsObjects() -> Int {
         var count = 0

@@ -1,0 +1,167 @@
+#if canImport(ImageIO)
+import CoreGraphics
+import CoreImage
+import Foundation
+import ShashinCore
+#if canImport(UIKit)
+import UIKit
+#elseif canImport(AppKit)
+import AppKit
+#endif
+
+/// The built-in processors' pixel work on Apple platforms, with the same operations and meaning
+/// as `VipsProcessing` on Linux: Core Graphics draws (resize with high-quality interpolation,
+/// crop, rounded-rectangle and circle clips with antialiased edges, borders), Core Image blurs.
+/// Results are 8-bit sRGB with premultiplied alpha, at scale 1.
+///
+/// This file is not compiled by the Linux CI; the tests in `ShashinAppleTests` mirror the Linux
+/// processor tests' expectations.
+enum CoreGraphicsProcessing {
+    /// Why a step could not produce its image.
+    struct Failure: Error, Sendable, CustomStringConvertible {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+        var description: String { reason }
+    }
+
+    /// A line drawn along the inside of a shape's edge.
+    struct Border: Sendable, Hashable {
+        var width: Double
+        var red, green, blue, alpha: UInt8
+    }
+
+    /// One context, reused as Apple recommends; `CIContext` is documented as safe to use from
+    /// several threads at once, which is what makes the shared instance sound.
+    private nonisolated(unsafe) static let ciContext = CIContext(options: [.cacheIntermediates: false])
+
+    static func resize(_ image: PlatformImage, source: PixelRect, width: Int, height: Int) throws(Failure) -> PlatformImage {
+        guard width > 0, height > 0, width.multipliedReportingOverflow(by: height).partialValue <= ImageDecodingContext.defaultMaxPixelCount,
+              !width.multipliedReportingOverflow(by: height).overflow else {
+            throw Failure("The target size \(width)×\(height) has no pixels or is over the limit of \(ImageDecodingContext.defaultMaxPixelCount) pixels")
+        }
+        let cgImage = try cgImage(of: image)
+        guard let part = cgImage.cropping(to: CGRect(x: source.x, y: source.y, width: source.width, height: source.height)) else {
+            throw Failure("The source rectangle \(source) is not inside the \(cgImage.width)×\(cgImage.height) image")
+        }
+        return try draw(width: width, height: height) { context in
+            context.interpolationQuality = .high
+            context.draw(part, in: CGRect(x: 0, y: 0, width: width, height: height))
+        }
+    }
+
+    static func crop(_ image: PlatformImage, to rect: PixelRect) throws(Failure) -> PlatformImage {
+        let cgImage = try cgImage(of: image)
+        guard let part = cgImage.cropping(to: CGRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)) else {
+            throw Failure("The rectangle \(rect) does not overlap the \(cgImage.width)×\(cgImage.height) image")
+        }
+        return makeImage(part)
+    }
+
+    static func roundCorners(_ image: PlatformImage, radius: Double, border: Border?) throws(Failure) -> PlatformImage {
+        guard radius.isFinite, radius >= 0 else {
+            throw Failure("The corner radius must be a finite number of pixels ≥ 0, not \(radius)")
+        }
+        if let border, !(border.width.isFinite && border.width >= 0) {
+            throw Failure("The border width must be a finite number of pixels ≥ 0, not \(border.width)")
+        }
+        let cgImage = try cgImage(of: image)
+        let width = cgImage.width, height = cgImage.height
+        guard width > 0, height > 0 else { return image }
+        let bounds = CGRect(x: 0, y: 0, width: width, height: height)
+        let halfShorter = Double(min(width, height)) / 2
+        let radius = min(radius, halfShorter)
+        let borderWidth = min(border?.width ?? 0, halfShorter)
+        return try draw(width: width, height: height) { context in
+            context.addPath(CGPath(roundedRect: bounds, cornerWidth: radius, cornerHeight: radius, transform: nil))
+            context.clip()
+            context.draw(cgImage, in: bounds)
+            guard let border, borderWidth > 0 else { return }
+            // A stroke is centred on its path: inset by half the width, it lies inside the edge.
+            let inset = bounds.insetBy(dx: borderWidth / 2, dy: borderWidth / 2)
+            let innerRadius = max(0, radius - borderWidth / 2)
+            context.addPath(CGPath(roundedRect: inset, cornerWidth: innerRadius, cornerHeight: innerRadius, transform: nil))
+            context.setStrokeColor(red: CGFloat(border.red) / 255, green: CGFloat(border.green) / 255,
+                                   blue: CGFloat(border.blue) / 255, alpha: CGFloat(border.alpha) / 255)
+            context.setLineWidth(borderWidth)
+            context.strokePath()
+        }
+    }
+
+    /// The largest centred circle: the image cropped to its centred square, with corners of
+    /// half its side.
+    static func circle(_ image: PlatformImage, border: Border?) throws(Failure) -> PlatformImage {
+        let cgImage = try cgImage(of: image)
+        let side = min(cgImage.width, cgImage.height)
+        guard side > 0 else { return image }
+        let square = try crop(image, to: PixelRect(x: (cgImage.width - side) / 2, y: (cgImage.height - side) / 2, width: side, height: side))
+        return try roundCorners(square, radius: Double(side) / 2, border: border)
+    }
+
+    /// A Gaussian of standard deviation `sigma`; edges extend by repeating the border pixels.
+    static func gaussianBlur(_ image: PlatformImage, sigma: Double) throws(Failure) -> PlatformImage {
+        guard sigma.isFinite, sigma >= 0 else {
+            throw Failure("The blur radius must be a finite number of pixels ≥ 0, not \(sigma)")
+        }
+        guard sigma > 0 else { return image }
+        let cgImage = try cgImage(of: image)
+        let input = CIImage(cgImage: cgImage)
+        let blurred = input.clampedToExtent().applyingGaussianBlur(sigma: min(sigma, Double(max(cgImage.width, cgImage.height))))
+        guard let output = ciContext.createCGImage(blurred.cropped(to: input.extent), from: input.extent) else {
+            throw Failure("Core Image failed to blur the image")
+        }
+        return makeImage(output)
+    }
+
+    // MARK: Images
+
+    private static func cgImage(of image: PlatformImage) throws(Failure) -> CGImage {
+        #if canImport(UIKit)
+        let cgImage = image.cgImage
+        #else
+        let cgImage = image.cgImage(forProposedRect: nil, context: nil, hints: nil)
+        #endif
+        guard let cgImage else { throw Failure("The image has no bitmap") }
+        return cgImage
+    }
+
+    static func makeImage(_ cgImage: CGImage) -> PlatformImage {
+        #if canImport(UIKit)
+        return UIImage(cgImage: cgImage, scale: 1, orientation: .up)
+        #else
+        return NSImage(cgImage: cgImage, size: NSSize(width: cgImage.width, height: cgImage.height))
+        #endif
+    }
+
+    /// A new transparent `width` × `height` sRGB image drawn by `body`.
+    private static func draw(width: Int, height: Int, _ body: (CGContext) -> Void) throws(Failure) -> PlatformImage {
+        guard let space = CGColorSpace(name: CGColorSpace.sRGB),
+              let context = CGContext(data: nil, width: width, height: height, bitsPerComponent: 8, bytesPerRow: 0, space: space,
+                                      bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) else {
+            throw Failure("Core Graphics could not make a \(width)×\(height) bitmap")
+        }
+        body(context)
+        guard let output = context.makeImage() else { throw Failure("Core Graphics could not finish the image") }
+        return makeImage(output)
+    }
+}
+
+extension PlatformImage {
+    /// The width in pixels of the image's bitmap (the name the processors use on every platform).
+    var pixelWidth: Int {
+        #if canImport(UIKit)
+        cgImage?.width ?? 0
+        #else
+        cgImage(forProposedRect: nil, context: nil, hints: nil)?.width ?? 0
+        #endif
+    }
+
+    /// The height in pixels of the image's bitmap.
+    var pixelHeight: Int {
+        #if canImport(UIKit)
+        cgImage?.height ?? 0
+        #else
+        cgImage(forProposedRect: nil, context: nil, hints: nil)?.height ?? 0
+        #endif
+    }
+}
+#endif

@@ -1,0 +1,66 @@
+#if canImport(ImageIO)
+import Foundation
+import ImageIO
+import ShashinCore
+#if canImport(UIKit)
+import UIKit
+#elseif canImport(AppKit)
+import AppKit
+#endif
+
+/// The default encoder on Apple platforms: ImageIO's `CGImageDestination`. JPEG, PNG, GIF and
+/// HEIC everywhere; WebP and AVIF only where the system's ImageIO writes them (it throws
+/// `ImageIOEncoder.Failure` otherwise). `quality` is ImageIO's lossy compression quality;
+/// `isLossless` asks for quality 1.
+public struct ImageIOEncoder: ImageEncoding {
+    /// Why an image could not be encoded.
+    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The format that was asked for.
+        public let format: ImageFormat
+        /// What went wrong.
+        public let reason: String
+        /// A sentence saying what went wrong.
+        public var description: String { "Failed to encode \(format): \(reason)" }
+    }
+
+    /// Creates the encoder.
+    public init() {}
+
+    /// Encodes `image` as `options` say.
+    public func encode(_ image: PlatformImage, options: ImageEncodingOptions) throws -> Data {
+        let format = options.format
+        guard let type = Self.typeIdentifier(for: format) else {
+            throw Failure(format: format, reason: "ImageIO has no type identifier for \(format)")
+        }
+        #if canImport(UIKit)
+        let cgImage = image.cgImage
+        #else
+        let cgImage = image.cgImage(forProposedRect: nil, context: nil, hints: nil)
+        #endif
+        guard let cgImage else { throw Failure(format: format, reason: "The image has no bitmap") }
+        let data = NSMutableData()
+        guard let destination = CGImageDestinationCreateWithData(data as CFMutableData, type as CFString, 1, nil) else {
+            throw Failure(format: format, reason: "This system's ImageIO does not write \(format)")
+        }
+        let quality = options.isLossless ? 1 : min(max(options.quality, 0), 1)
+        CGImageDestinationAddImage(destination, cgImage, [kCGImageDestinationLossyCompressionQuality: quality] as CFDictionary)
+        guard CGImageDestinationFinalize(destination) else {
+            throw Failure(format: format, reason: "ImageIO failed to write the image")
+        }
+        return data as Data
+    }
+
+    private static func typeIdentifier(for format: ImageFormat) -> String? {
+        switch format {
+        case .jpeg: "public.jpeg"
+        case .png: "public.png"
+        case .gif: "com.compuserve.gif"
+        case .heic: "public.heic"
+        case .avif: "public.avif"
+        case .webp: "org.webmproject.webp"
+        case .bmp: "com.microsoft.bmp"
+        case .tiff: "public.tiff"
+        }
+    }
+}
+#endif
