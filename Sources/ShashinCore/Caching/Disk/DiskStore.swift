@@ -59,7 +59,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
         // Between processes: each holds a shared lock on `lock` while open; only one that finds
         // itself alone (an exclusive lock granted) may delete files it does not know of.
         let lockPath = directory + "/lock"
-        lockDescriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        lockDescriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard lockDescriptor >= 0 else { throw .cannotOpen(path: lockPath, reason: String(cString: strerror(errno))) }
         let alone = Self.lockExclusively(lockDescriptor)
 
