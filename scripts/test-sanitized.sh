@@ -4,15 +4,15 @@
 #
 # Each test target runs in its own process: instrumented code is several times slower, and the
 # socket tests' waits, shared with every other suite's work on two cores, would otherwise run out.
-# Left out: the memory suites, which measure resident memory — the sanitizers' shadow memory is
-# what they would measure. AddressSanitizer runs without LeakSanitizer: at exit it reports
+# Left out: the memory suites and one decoder test that also reads resident memory — the
+# sanitizers' shadow memory and quarantine are what they would measure. AddressSanitizer runs without LeakSanitizer: at exit it reports
 # allocations Foundation, Dispatch and the test runner keep for the life of the process; leaks are
 # watched instead by the soak's resident-memory check (RELIABILITY.md).
 set -euo pipefail
 sanitizer=${1:?usage: scripts/test-sanitized.sh thread|address}
 SWIFT=${SWIFT:-swift}
 scratch=.build-${sanitizer}-sanitized
-memory_suites='DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory'
+memory_suites='DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory|theDirectPathReleasesEverythingOnEveryPath'
 process_suites='DiskCacheCrashTests|LiveToolTests'
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1}
