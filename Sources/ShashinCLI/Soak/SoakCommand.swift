@@ -35,8 +35,8 @@ struct SoakCommand: AsyncParsableCommand {
     @Option(help: "Memory cache limit in MB (small, so it fills during warm-up).")
     var memoryCacheMB = 16
 
-    @Option(help: "Disk cache limit in MB.")
-    var diskCacheMB = 32
+    @Option(help: "Disk cache limit in MB (small, so it fills during warm-up and evicts from then on).")
+    var diskCacheMB = 8
 
     @Option(help: "Downloads at once.")
     var maxConcurrentDownloads = 6

@@ -54,14 +54,18 @@ struct SoakRequestPlan: Sendable {
     /// Draws `count` plans: 30% of the URLs' traffic goes to a hot set (coalescing, memory hits),
     /// the rest is spread over all of them; `cancelRatio` of the requests are cancelled at a random
     /// moment (a third at once, a third within 20 ms, a third within half a second); a quarter
-    /// change their priority once or twice.
-    static func make(count: Int, catalog: SoakCatalog, cancelRatio: Double, seed: UInt64) -> [SoakRequestPlan] {
+    /// change their priority once or twice. The first `warmUp` requests visit every URL once (in
+    /// random order) if they can, so caches and the server's per-URL counters fill during warm-up.
+    static func make(count: Int, catalog: SoakCatalog, cancelRatio: Double, coveringEveryURLWithin warmUp: Int,
+                     seed: UInt64) -> [SoakRequestPlan] {
         var random = BenchBytes.Generator(seed: seed)
         let entries = catalog.entries
         let hotCount = max(1, min(100, entries.count / 10))
         let priorities = ImageRequest.Priority.allCases
+        let tour = entries.count <= warmUp ? entries.shuffled(using: &random) : []
         return (0..<count).map { ordinal in
-            let entry = Double.random(in: 0..<1, using: &random) < 0.3
+            let entry = ordinal < tour.count ? tour[ordinal]
+                : Double.random(in: 0..<1, using: &random) < 0.3
                 ? entries[Int.random(in: 0..<hotCount, using: &random)]
                 : entries[Int.random(in: 0..<entries.count, using: &random)]
             let roll = Double.random(in: 0..<1, using: &random)

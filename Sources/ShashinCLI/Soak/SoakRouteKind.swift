@@ -17,8 +17,8 @@ enum SoakRouteKind: String, CaseIterable, Codable, Sendable {
     case shortBody
     /// Headers, then silence for longer than the loader's timeout, on every third request.
     case stall
-    /// The whole image, trickled at a few kilobytes per second (slower than a frame, faster than
-    /// the timeout), on every request.
+    /// The whole image, trickled at tens of kilobytes per second (a few hundred milliseconds per
+    /// image, each byte well within the timeout), on every request.
     case trickle
     /// 200 with bytes that are no image (a JPEG signature then noise), cacheable for an hour.
     case invalidBytes

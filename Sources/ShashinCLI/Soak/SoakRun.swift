@@ -20,7 +20,7 @@ struct SoakRun: Sendable {
         var timeout: TimeInterval = 2
         /// Small enough to fill during warm-up, so resident memory is compared with full caches.
         var memoryCacheBytes = 16 << 20
-        var diskCacheBytes = 32 << 20
+        var diskCacheBytes = 8 << 20
         var maxConcurrentDownloads = 6
         var seed: UInt64 = 1
         /// No request ending for this long means the ones in flight never will.
@@ -37,7 +37,9 @@ struct SoakRun: Sendable {
     let options: Options
 
     func run() async throws -> SoakReport {
-        let server = ImageServer()
+        // Its handlers answer at once (images are generated first): a short response timeout keeps
+        // the per-request timers it leaves behind from piling up over the run.
+        let server = ImageServer(responseTimeout: 10)
         try await server.start()
         // Longer than the loader's timeout, so the client gives up first; short, so the server's
         // side of a stalled connection does not linger.
@@ -61,13 +63,13 @@ struct SoakRun: Sendable {
         configuration.maxConcurrentDownloads = options.maxConcurrentDownloads
         let pipeline = ImagePipeline(configuration: configuration)
 
+        let warmUpCount = max(1, Int(Double(options.requests) * options.warmUpShare))
         let plans = SoakRequestPlan.make(count: options.requests, catalog: catalog, cancelRatio: options.cancelRatio,
-                                         seed: options.seed)
-        let tally = SoakTally()
+                                         coveringEveryURLWithin: warmUpCount, seed: options.seed)
+        let tally = SoakTally(requests: plans.count)
         let samples = Locked(Samples())
         let next = Locked(0)
         let progress = ProgressLine(label: "soak", total: plans.count, enabled: options.showsProgress)
-        let warmUpCount = max(1, Int(Double(plans.count) * options.warmUpShare))
         let decile = max(1, plans.count / 10)
 
         note("Soaking: \(plans.count) requests over \(catalog.entries.count) URLs, \(options.concurrency) at a time…")
@@ -86,12 +88,15 @@ struct SoakRun: Sendable {
                         progress.advance(failed: outcome.outcome.category == "error")
                         if ended == warmUpCount || ended % decile == 0 {
                             let rss = ResidentMemory.now()
+                            var trimmed: ResidentMemory?
+                            if ended == warmUpCount, ResidentMemory.trimHeap() { trimmed = ResidentMemory.now() }
                             samples.withLock { samples in
                                 if ended == warmUpCount {
                                     samples.warmUp = rss
+                                    samples.warmUpTrimmed = trimmed
                                     samples.memoryCacheCostAtWarmUp = memory.totalCost
                                 }
-                                if ended % decile == 0 { samples.byDecile[ended / decile] = rss?.resident }
+                                if ended % decile == 0 { samples.byDecile[ended / decile] = rss }
                             }
                         }
                     }
@@ -116,6 +121,7 @@ struct SoakRun: Sendable {
                                              jobs: work.jobs, queued: work.queued, running: work.running,
                                              drainSeconds: drainSeconds)
         let endMemory = ResidentMemory.now()
+        let endTrimmed = ResidentMemory.trimHeap() ? ResidentMemory.now() : nil
         let memoryCacheCostAtEnd = memory.totalCost
 
         note("Checking the disk cache…")
@@ -130,6 +136,7 @@ struct SoakRun: Sendable {
         return SoakReport.make(options: options, catalog: catalog, tally: tally.state.current, seconds: Self.seconds(elapsed),
                                server: serverTotals, after: after, audit: audit,
                                memory: SoakReport.Memory(warmUp: sampled.warmUp, end: endMemory,
+                                                         warmUpTrimmed: sampled.warmUpTrimmed, endTrimmed: endTrimmed,
                                                          byDecile: sampled.byDecile,
                                                          memoryCacheLimit: options.memoryCacheBytes,
                                                          memoryCacheCostAtWarmUp: sampled.memoryCacheCostAtWarmUp,
@@ -141,8 +148,9 @@ struct SoakRun: Sendable {
     /// Resident memory as the run went.
     struct Samples: Sendable {
         var warmUp: ResidentMemory?
+        var warmUpTrimmed: ResidentMemory?
         var memoryCacheCostAtWarmUp = 0
-        var byDecile: [Int: Int] = [:]
+        var byDecile: [Int: ResidentMemory] = [:]
     }
 
     // MARK: - One request

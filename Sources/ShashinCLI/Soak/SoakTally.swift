@@ -6,7 +6,8 @@ import Shashin
 final class SoakTally: Sendable {
     struct State: Sendable {
         var ended = 0
-        var endedByOrdinal: [Int: Int] = [:]
+        /// How many times each request ended, by ordinal; allocated up front so counting does not grow memory.
+        var endedByOrdinal: [Int]
         var outcomes: [SoakRouteKind: [String: Int]] = [:]
         var categories: [SoakRouteKind: [String: Int]] = [:]
         var variants: [String: [String: Int]] = [:]
@@ -25,7 +26,11 @@ final class SoakTally: Sendable {
     /// The most violation messages kept (all are counted).
     static let keptViolations = 100
 
-    let state = Locked(State())
+    let state: Locked<State>
+
+    init(requests: Int) {
+        state = Locked(State(endedByOrdinal: Array(repeating: 0, count: requests)))
+    }
 
     func begin(_ plan: SoakRequestPlan) {
         state.withLock { $0.inFlight[plan.ordinal] = (plan, nil, .now) }
@@ -47,9 +52,9 @@ final class SoakTally: Sendable {
     func end(_ plan: SoakRequestPlan, _ outcome: SoakOutcome, fromMemory: Bool) -> Int {
         state.withLock { state in
             state.inFlight[plan.ordinal] = nil
-            state.endedByOrdinal[plan.ordinal, default: 0] += 1
-            if state.endedByOrdinal[plan.ordinal]! > 1 {
-                Self.record(&state, "request \(plan.ordinal) (\(plan.entry.path)) ended \(state.endedByOrdinal[plan.ordinal]!) times")
+            state.endedByOrdinal[plan.ordinal] += 1
+            if state.endedByOrdinal[plan.ordinal] > 1 {
+                Self.record(&state, "request \(plan.ordinal) (\(plan.entry.path)) ended \(state.endedByOrdinal[plan.ordinal]) times")
             }
             state.ended += 1
             if fromMemory { state.memoryHits += 1 }
