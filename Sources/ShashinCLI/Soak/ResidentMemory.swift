@@ -19,6 +19,8 @@ struct ResidentMemory: Sendable, Codable {
     /// Bytes glibc's malloc has handed out and not taken back (live allocations, whatever pages
     /// they sit on): flat when nothing leaks, even while fragmentation moves `anonymous`.
     var mallocInUse: Int?
+    /// Threads in the process (`Threads`): each has a stack of its own among the anonymous pages.
+    var threads: Int?
 
     /// Asks glibc to give the free pages of every heap back to the system (`malloc_trim(0)`), so
     /// that `VmRSS` counts live memory (and the fragmentation around it) rather than pages kept
@@ -37,13 +39,15 @@ struct ResidentMemory: Sendable, Codable {
 
     static func now() -> ResidentMemory? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        func field(_ name: String) -> Int? {
+        /// The number after `name:`, such as `VmRSS:	  12345 kB` or `Threads:	9`.
+        func number(_ name: String) -> Int? {
             guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return nil }
-            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 }
+            return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
         }
+        func field(_ name: String) -> Int? { number(name).map { $0 * 1024 } } // kB
         guard let resident = field("VmRSS"), let peak = field("VmHWM") else { return nil }
         return ResidentMemory(resident: resident, anonymous: field("RssAnon") ?? 0, fileBacked: field("RssFile") ?? 0, peak: peak,
-                              mallocInUse: mallocInUse())
+                              mallocInUse: mallocInUse(), threads: number("Threads"))
     }
 
     /// From `malloc_info`'s totals: the heaps' size less their free chunks, plus mmapped chunks.

@@ -32,6 +32,7 @@ struct SoakReport: Codable, Sendable {
         var memoryCacheLimit: Int
         var memoryCacheCostAtWarmUp: Int
         var memoryCacheCostAtEnd: Int
+        var diskCacheSizeAtWarmUp: Int
         var tolerance: Double
 
         /// End ÷ warm-up − 1, after trimming (untrimmed where trimming is not possible).
@@ -174,14 +175,16 @@ struct SoakReport: Codable, Sendable {
             + "(\(percent(memory.untrimmedGrowth))), peak \(megabytes(memory.end?.peak))")
         lines.append("    anonymous \(megabytes(memory.warmUp?.anonymous)) → \(megabytes(memory.end?.anonymous)), "
             + "file-backed \(megabytes(memory.warmUp?.fileBacked)) → \(megabytes(memory.end?.fileBacked)), "
-            + "malloc in use \(megabytes(memory.warmUp?.mallocInUse)) → \(megabytes(memory.end?.mallocInUse))")
+            + "malloc in use \(megabytes(memory.warmUp?.mallocInUse)) → \(megabytes(memory.end?.mallocInUse)), "
+            + "threads \(memory.warmUp?.threads.map(String.init) ?? "n/a") → \(memory.end?.threads.map(String.init) ?? "n/a")")
         let tenths = memory.byDecile.sorted { $0.key < $1.key }.map(\.value)
         lines.append("    by tenth of the run: " + tenths.map { megabytes($0.resident) }.joined(separator: ", "))
         lines.append("    malloc in use:       " + tenths.map { megabytes($0.mallocInUse) }.joined(separator: ", "))
         lines.append("    memory cache: \(megabytes(memory.memoryCacheCostAtWarmUp)) after warm-up, \(megabytes(memory.memoryCacheCostAtEnd)) at the end, "
-            + "limit \(megabytes(memory.memoryCacheLimit))")
+            + "limit \(megabytes(memory.memoryCacheLimit)); disk cache: \(megabytes(memory.diskCacheSizeAtWarmUp)) after warm-up, "
+            + "\(megabytes(diskCacheSizeAtEnd)) at the end, limit \(megabytes(diskCacheLimit))")
         lines.append("  disk cache: \(disk.entries) entries (\(megabytes(disk.bytes))), \(disk.originalsChecked) originals compared by SHA-256 "
-            + "with the server's bytes, \(disk.processedChecked) processed results decoded; limit \(megabytes(diskCacheLimit))")
+            + "with the server's bytes, \(disk.processedChecked) processed results decoded")
         lines.append("")
         if passed {
             lines.append("  violations: none")

@@ -95,6 +95,7 @@ struct SoakRun: Sendable {
                                     samples.warmUp = rss
                                     samples.warmUpTrimmed = trimmed
                                     samples.memoryCacheCostAtWarmUp = memory.totalCost
+                                    samples.diskCacheSizeAtWarmUp = disk.totalSize
                                 }
                                 if ended % decile == 0 { samples.byDecile[ended / decile] = rss }
                             }
@@ -141,6 +142,7 @@ struct SoakRun: Sendable {
                                                          memoryCacheLimit: options.memoryCacheBytes,
                                                          memoryCacheCostAtWarmUp: sampled.memoryCacheCostAtWarmUp,
                                                          memoryCacheCostAtEnd: memoryCacheCostAtEnd,
+                                                         diskCacheSizeAtWarmUp: sampled.diskCacheSizeAtWarmUp,
                                                          tolerance: options.memoryTolerance),
                                diskCacheLimit: options.diskCacheBytes, diskCacheSizeAtEnd: disk.totalSize)
     }
@@ -150,6 +152,7 @@ struct SoakRun: Sendable {
         var warmUp: ResidentMemory?
         var warmUpTrimmed: ResidentMemory?
         var memoryCacheCostAtWarmUp = 0
+        var diskCacheSizeAtWarmUp = 0
         var byDecile: [Int: ResidentMemory] = [:]
     }
 
@@ -270,7 +273,7 @@ struct SoakRun: Sendable {
                 lastChange = .now
             } else if lastChange.duration(to: .now) > stuckAfter {
                 let abandoned = tally.abandonInFlight(stalledFor: stuckAfter)
-                if abandoned > 0 { note("No request ended for \(stuckAfter): \(abandoned) abandoned (a violation).") }
+                if abandoned > 0 { writeNote("No request ended for \(stuckAfter): \(abandoned) abandoned (a violation).") }
                 lastChange = .now
             }
         }
@@ -282,6 +285,13 @@ struct SoakRun: Sendable {
 }
 
 /// A line on standard error.
-private func note(_ text: String) {
+private func writeNote(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+extension SoakRun {
+    /// A progress line on standard error, unless the run is quiet.
+    fileprivate func note(_ text: String) {
+        if options.showsProgress { writeNote(text) }
+    }
 }
