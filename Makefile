@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: deps demo build test test-sanitizers test-core-tsan bench clean
+.PHONY: deps demo build test test-sanitizers test-core-tsan bench soak clean
 
 deps:
 	@scripts/install-deps.sh
@@ -19,7 +19,7 @@ demo: build
 MEMORY_SUITES = DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory
 # Suites that start `shashin` processes (and kill them), in a process of their own: they load the
 # machine in bursts the socket tests' waits need not share.
-PROCESS_SUITES = DiskCacheCrashTests|LiveToolTests
+PROCESS_SUITES = DiskCacheCrashTests|LiveToolTests|SoakTests
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter ShashinCoreTests
@@ -50,6 +50,11 @@ bench: deps
 	SWIFT=$(SWIFT) scripts/bench-memory.sh
 	$(SWIFT) build -c release --product shashin
 	$$($(SWIFT) build -c release --show-bin-path)/shashin bench-disk
+
+# The soak under faults at full length (50,000 requests, a few minutes; a short one runs in
+# `make test`). Figures and how to read them: RELIABILITY.md.
+soak: deps
+	SWIFT=$(SWIFT) scripts/soak
 
 clean:
 	rm -rf .build $(TSAN_SCRATCH) .build-thread-sanitized .build-address-sanitized

@@ -1,9 +1,10 @@
 /// SHA-256 (FIPS 180-4), for naming disk-cache entries by a hash of their key: CryptoKit is not
 /// on Linux, and the core takes no package dependency for one function. Allocation-free apart
-/// from the returned digest: it runs on every cache lookup.
-struct SHA256 {
+/// from the returned digest: it runs on every cache lookup. `package`: `shashin soak` checks the
+/// disk cache's entries against the server's bytes with it.
+package struct SHA256 {
     /// The 32-byte digest of `bytes`.
-    static func digest(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func digest(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
             (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
