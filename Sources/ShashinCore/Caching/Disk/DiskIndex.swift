@@ -24,6 +24,7 @@ final class DiskIndex {
     let database: SQLiteDatabase
     private let selectEntry: SQLiteStatement
     private let selectHead: SQLiteStatement
+    private let selectData: SQLiteStatement
     private let upsertEntry: SQLiteStatement
     private let updateMetadataStatement: SQLiteStatement
     private let touchEntry: SQLiteStatement
@@ -54,6 +55,7 @@ final class DiskIndex {
         self.database = database
         selectEntry = try database.prepare("SELECT key, size, stored_at, file, metadata FROM entries WHERE id = ?1")
         selectHead = try database.prepare("SELECT key, file FROM entries WHERE id = ?1")
+        selectData = try database.prepare("SELECT data FROM entries WHERE id = ?1")
         upsertEntry = try database.prepare("""
             INSERT INTO entries (id, key, size, stored_at, accessed_at, file, metadata, data)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
@@ -116,7 +118,11 @@ final class DiskIndex {
         if row.file != nil { return (row.size, row.storedAt, row.file, row.metadata, nil) }
         // Inline: the bytes of the same row (in the same transaction: `DiskStore` looks up in a
         // read session). Bytes of another length than the row's are a miss, as for a file.
-        let data = row.size == 0 ? Data() : try database.readBlob(table: "entries", column: "data", row: id)
+        let data = row.size == 0 ? Data() : try database.readBlob(table: "entries", column: "data", row: id) { () throws(DiskCacheError) in
+            selectData.bind(1, id)
+            defer { selectData.reset() }
+            return try selectData.step() ? selectData.data(0) ?? Data() : Data()
+        }
         guard data.count == row.size else { return nil }
         return (row.size, row.storedAt, nil, row.metadata, data)
     }

@@ -42,6 +42,9 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     private var lastStamp = 0.0
     /// Whether a check that ends the index's read session is scheduled.
     private var readSessionCheckScheduled = false
+    /// Runs that check: made on first use and re-armed for each session (cheaper on the lookup's
+    /// path than a new `asyncAfter` each time).
+    private var readSessionTimer: (any DispatchSourceTimer)?
 
     let queue = DispatchQueue(label: "shashin.disk-cache.maintenance", qos: .utility)
     private let lockDescriptor: Int32
@@ -87,6 +90,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
 
     deinit {
         lock.lock()
+        readSessionTimer?.cancel()
         index.database.endReadSession()
         try? writePendingAccessTimes()
         lock.unlock()
@@ -258,9 +262,16 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     private func scheduleReadSessionCheck(after nanoseconds: UInt64) {
         guard !readSessionCheckScheduled else { return }
         readSessionCheckScheduled = true
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
-            self?.endReadSessionIfDue()
+        let timer: any DispatchSourceTimer
+        if let existing = readSessionTimer {
+            timer = existing
+        } else {
+            timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            timer.setEventHandler { [weak self] in self?.endReadSessionIfDue() }
+            timer.activate()
+            readSessionTimer = timer
         }
+        timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)))
     }
 
     /// Ends the read session if it has lasted `readSessionNanoseconds`, else checks again when it will

@@ -24,6 +24,8 @@ final class SQLiteDatabase {
     private var commitStatement: OpaquePointer?
     /// The handle `readBlob` keeps open during a read session, moved from row to row.
     private var blob: (handle: OpaquePointer, table: String, column: String)?
+    /// `readBlob` calls since the read session began.
+    private var blobReadsInSession = 0
 
     /// Opens (creating when missing) the database at `path`.
     init(path: String) throws(DiskCacheError) {
@@ -60,6 +62,7 @@ final class SQLiteDatabase {
         sqlite3_reset(beginStatement)
         guard status == SQLITE_DONE else { return false }
         readSessionStart = DispatchTime.now().uptimeNanoseconds
+        blobReadsInSession = 0
         return true
     }
 
@@ -84,7 +87,13 @@ final class SQLiteDatabase {
     /// twice: into SQLite's buffer, then into the `Data`). Within a read session the blob handle
     /// stays open and moves from row to row (`sqlite3_blob_reopen`, a B-tree seek); outside one it
     /// is closed again. The row must hold a blob or text (`SQLITE_ERROR` for NULL or a missing row).
-    func readBlob(table: String, column: String, row: Int64) throws(DiskCacheError) -> Data {
+    ///
+    /// Opening a handle compiles a small program, which costs more than the copy it saves when it
+    /// serves one read: the first read of a session (and any read outside one) calls `first`
+    /// instead, a `SELECT` of the column; the second opens the handle that the rest move.
+    func readBlob(table: String, column: String, row: Int64, first: () throws(DiskCacheError) -> Data) throws(DiskCacheError) -> Data {
+        blobReadsInSession += 1
+        if blob == nil && (readSessionStart == nil || blobReadsInSession == 1) { return try first() }
         let handle = try blobHandle(table: table, column: column, row: row)
         let kept = blob?.handle == handle
         defer { if !kept { sqlite3_blob_close(handle) } }
