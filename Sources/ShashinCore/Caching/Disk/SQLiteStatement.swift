@@ -10,6 +10,8 @@ import CSQLite
 final class SQLiteStatement {
     private let statement: OpaquePointer
     private unowned let database: SQLiteDatabase
+    /// Whether the statement only reads: any other ends the connection's read session first.
+    private let isReadOnly: Bool
     /// The first failed bind since the last reset (a value over SQLite's size limit): `step` throws it.
     private var bindFailure = SQLITE_OK
 
@@ -19,6 +21,7 @@ final class SQLiteStatement {
     init(_ statement: OpaquePointer, database: SQLiteDatabase) {
         self.statement = statement
         self.database = database
+        isReadOnly = sqlite3_stmt_readonly(statement) != 0
     }
 
     deinit { sqlite3_finalize(statement) }
@@ -61,6 +64,7 @@ final class SQLiteStatement {
     /// Steps once: `true` when a row is ready to read, `false` when the statement is done.
     func step() throws(DiskCacheError) -> Bool {
         guard bindFailure == SQLITE_OK else { throw database.error(bindFailure, String(cString: sqlite3_errstr(bindFailure))) }
+        if !isReadOnly { database.endReadSession() }
         let status = sqlite3_step(statement)
         switch status {
         case SQLITE_ROW: return true
@@ -92,6 +96,16 @@ final class SQLiteStatement {
         guard let text = sqlite3_column_text(statement, column) else { return nil }
         let count = Int(sqlite3_column_bytes(statement, column))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    /// Whether the column's text is exactly the UTF-8 bytes of `string` (no `String` is made).
+    func text(_ column: Int32, equals string: String) -> Bool {
+        guard let text = sqlite3_column_text(statement, column) else { return false }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        var string = string
+        return string.withUTF8 { bytes in
+            bytes.count == count && (count == 0 || memcmp(text, bytes.baseAddress!, count) == 0)
+        }
     }
 
     func data(_ column: Int32) -> Data? {
