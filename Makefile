@@ -58,3 +58,11 @@ soak: deps
 
 clean:
 	rm -rf .build $(TSAN_SCRATCH) .build-thread-sanitized .build-address-sanitized
+
+# The libFuzzer targets in Fuzz/ (decoding, HTTP cache headers, the disk index on damaged files),
+# FUZZ_SECONDS each, one after another, with AddressSanitizer; too slow for `make test`. Findings go
+# to Fuzz/Findings/; how to read them: RELIABILITY.md, "Fuzzing".
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz
+fuzz: deps
+	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_SECONDS)
