@@ -1,6 +1,7 @@
 import Foundation
 import ImageServer
 import Shashin
+@testable import ShashinCore
 import Testing
 
 @Suite("Over HTTP: cancellation")
@@ -33,10 +34,11 @@ struct LiveCancellationTests {
 
     @Test func cancellingAQueuedTaskFreesItsSlotWithoutARequest() async throws {
         let fixture = try await LiveFixture.start { $0.maxConcurrentDownloads = 1 }
-        let busy = fixture.task(ImageRequest(url: fixture.serveImage("/busy.jpg", latency: .milliseconds(200))))
+        // Long enough that, even in a sanitizer build, the two below queue up behind it before it ends.
+        let busy = fixture.task(ImageRequest(url: fixture.serveImage("/busy.jpg", latency: .milliseconds(1500))))
         let queued = fixture.task(ImageRequest(url: fixture.serveImage("/queued.jpg")))
         let next = fixture.task(ImageRequest(url: fixture.serveImage("/next.jpg")))
-        try await waitFor { fixture.server.inFlight == 1 }
+        try await waitFor { fixture.server.inFlight == 1 && fixture.pipeline.graph.networkQueue.pendingCount == 2 }
         queued.cancel()
         _ = try await busy.image
         _ = try await next.image
