@@ -36,7 +36,8 @@ test-sanitizers:
 	SWIFT=$(SWIFT) scripts/test-sanitized.sh address
 
 test-core-tsan:
-	SHASHIN_CORE_ONLY=1 SHASHIN_STRESS_REQUESTS=10000 $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/scripts/tsan-suppressions.txt" \
+		SHASHIN_CORE_ONLY=1 SHASHIN_STRESS_REQUESTS=10000 $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
 # The benchmarks (ordo-one/benchmark, in Benchmarks/), the side-by-side decode (JPEG, PNG, WebP;
 # vipsthumbnail for reference) and processor comparisons with Pillow, peak memory over 100
