@@ -6,6 +6,10 @@ import Foundation
 /// then builds neither libvips bindings nor the HTTP server it does not test.
 let coreOnly = ProcessInfo.processInfo.environment["SHASHIN_CORE_ONLY"] == "1"
 
+/// `SHASHIN_FUZZ=1` adds the libFuzzer targets in `Fuzz/` (built by `scripts/fuzz` with
+/// `-sanitize=fuzzer,address` in their own build folder); without it `swift build` never sees them.
+let fuzzing = ProcessInfo.processInfo.environment["SHASHIN_FUZZ"] == "1"
+
 /// Where the platform decodes with libvips: everywhere but Apple platforms, which use ImageIO.
 let vipsPlatforms: [Platform] = [.linux]
 
@@ -94,4 +98,19 @@ if coreOnly {
     package.products = []
     package.dependencies = []
     package.targets = package.targets.filter { ["ShashinCore", "CSQLite", "ShashinCoreTests"].contains($0.name) }
+}
+
+if fuzzing {
+    // libFuzzer's driver entry point, declared for Swift (the library comes with `-sanitize=fuzzer`).
+    package.targets.append(.systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Sources/FuzzSupport"))
+    let fuzzers: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzDecode", ["Shashin"]),         // format sniffing, the decoder registry, libvips and libjpeg-turbo
+        ("FuzzHTTPCache", ["ShashinCore"]),  // Cache-Control, HTTP dates, Age, Vary, ETag, 304 merging, stored metadata
+        ("FuzzDiskIndex", ["ShashinCore"]),  // the disk cache opening and reading a damaged SQLite index
+    ]
+    for fuzzer in fuzzers {
+        package.targets.append(.executableTarget(
+            name: fuzzer.name, dependencies: fuzzer.dependencies + ["FuzzSupport"], path: "Fuzz/Sources/\(fuzzer.name)"))
+    }
 }
