@@ -8,14 +8,16 @@ import ShashinCore
 /// It walks the chunk list (lengths and types only; `IDAT` is skipped, not inflated) and inflates
 /// each compressed ancillary chunk into a 16 KB scratch buffer, counting, and stopping at the
 /// limit: at most `perChunkLimit` bytes of output per chunk and `totalLimit` for the file, in
-/// constant memory. A chunk list that ends early, or a broken stream, is left for libpng to judge.
+/// constant memory. A chunk that declares more bytes than the data holds is refused too: libpng
+/// would allocate its declared length first. A broken stream is left for libpng to judge.
 enum PNGChunkGuard {
     /// 4 MB: larger than real ICC profiles (typically 0.5–1 MB at most) and text.
     static let perChunkLimit = 4 << 20
     /// 8 MB over the whole file.
     static let totalLimit = 8 << 20
 
-    /// Throws `.decodingFailed` when a compressed ancillary chunk inflates past the limits.
+    /// Throws `.decodingFailed` when a compressed ancillary chunk inflates past the limits, or a
+    /// chunk before `IEND` runs past the end of the data.
     static func check(_ bytes: UnsafeRawBufferPointer) throws(ImagePipelineError) {
         var offset = 8 // signature
         var inflatedSoFar = 0
@@ -23,7 +25,13 @@ enum PNGChunkGuard {
             let length = Int(readUInt32(bytes, at: offset))
             let type = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset + 4..<offset + 8]), as: UTF8.self)
             let dataStart = offset + 8
-            guard length <= bytes.count - dataStart - 4 else { return } // cut short: libpng decides
+            // libpng allocates an ancillary chunk's declared length before reading it: a 545-byte
+            // file declaring a 1.9 GB `iTXt` chunk asked for 1.9 GB (found by the decode fuzzer).
+            // A chunk running past the end of the data is truncated or hostile either way.
+            guard length <= bytes.count - dataStart - 4 else {
+                throw .decodingFailed(format: .png, reason: "The \(printable(type)) chunk declares \(length) bytes, "
+                                      + "more than the \(bytes.count - dataStart) left in the data: truncated or hostile")
+            }
             if type == "IEND" { return }
             let data = UnsafeRawBufferPointer(rebasing: bytes[dataStart..<dataStart + length])
             if let stream = compressedStream(of: type, in: data) {
@@ -58,6 +66,12 @@ enum PNGChunkGuard {
         default:
             return nil
         }
+    }
+
+    /// A chunk type for an error message: its letters, or its bytes in hex when they are not letters.
+    private static func printable(_ type: String) -> String {
+        type.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("a"..."z").contains($0) }
+            ? type : type.utf8.map { String($0, radix: 16) }.joined(separator: " ")
     }
 
     private static func readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
