@@ -42,6 +42,29 @@ public enum DiskCacheError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// The failure means the index itself is damaged, not the disk or the folder: SQLite found
+    /// it corrupt or not a database, or one of our own statements, which a sound index always
+    /// accepts, was refused (a table or column missing, a constraint broken, a value of the wrong
+    /// type), as the disk-index fuzzer found with damaged files that opened cleanly.
+    var isDamage: Bool {
+        switch self {
+        case .databaseCorrupt: return true
+        case .database(let code, _):
+            return [SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_CONSTRAINT, SQLITE_MISMATCH, SQLITE_ERROR, SQLITE_FORMAT]
+                .contains(code & 0xff)
+        default: return false
+        }
+    }
+
+    /// What SQLite said about the damage.
+    var damageReason: String {
+        switch self {
+        case .databaseCorrupt(_, _, let reason): return reason
+        case .database(_, let message): return message
+        default: return description
+        }
+    }
+
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):

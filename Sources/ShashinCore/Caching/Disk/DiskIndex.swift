@@ -67,6 +67,16 @@ final class DiskIndex {
         selectOldest = try database.prepare("SELECT id, size, file FROM entries ORDER BY accessed_at LIMIT ?1")
     }
 
+    /// Finalizes the statements and closes the connection, so the file can be moved aside with
+    /// nothing of SQLite's still pointing at it by name. Every later call fails.
+    func close() {
+        for statement in [selectEntry, selectHead, upsertEntry, updateMetadataStatement, touchEntry, deleteEntry,
+                          deleteEntryWithFile, selectTotals, selectOldest] {
+            statement.finalize()
+        }
+        database.close()
+    }
+
     private static func createSchema(_ database: SQLiteDatabase) throws(DiskCacheError) {
         let version = try database.prepare("PRAGMA user_version")
         let current = try version.step() ? Int(version.int64(0)) : 0

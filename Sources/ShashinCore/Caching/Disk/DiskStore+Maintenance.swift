@@ -41,23 +41,29 @@ extension DiskStore {
         if descriptor >= 0 { close(descriptor) }
         do {
             return (try DiskIndex(path: path), nil)
+        } catch where error.isDamage {
+            return try replaceIndex(at: path, reason: error.damageReason)
         } catch {
-            guard case .databaseCorrupt(_, _, let reason) = error else {
-                throw .cannotOpen(path: path, reason: error.description)
-            }
-            let aside = path + ".damaged"
-            for suffix in ["", "-wal", "-shm"] { unlink(aside + suffix) }
-            guard systemRename(path, aside) == 0 else {
-                throw .cannotOpen(path: path, reason: "damaged (\(reason)) and cannot be moved aside: \(String(cString: strerror(errno)))")
-            }
-            for suffix in ["-wal", "-shm"] { _ = systemRename(path + suffix, aside + suffix) }
-            let fresh = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            if fresh >= 0 { close(fresh) }
-            do {
-                return (try DiskIndex(path: path), .databaseCorrupt(path: path, movedAsideTo: aside, reason: reason))
-            } catch {
-                throw .cannotOpen(path: path, reason: error.description)
-            }
+            throw .cannotOpen(path: path, reason: error.description)
+        }
+    }
+
+    /// Moves the damaged index at `path` (with its `-wal` and `-shm`) aside to `<path>.damaged`,
+    /// replacing an earlier one there, and opens an empty index in its place. No connection may
+    /// be open on it.
+    static func replaceIndex(at path: String, reason: String) throws(DiskCacheError) -> (DiskIndex, DiskCacheError) {
+        let aside = path + ".damaged"
+        for suffix in ["", "-wal", "-shm"] { unlink(aside + suffix) }
+        guard systemRename(path, aside) == 0 else {
+            throw .cannotOpen(path: path, reason: "damaged (\(reason)) and cannot be moved aside: \(String(cString: strerror(errno)))")
+        }
+        for suffix in ["-wal", "-shm"] { _ = systemRename(path + suffix, aside + suffix) }
+        let fresh = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if fresh >= 0 { close(fresh) }
+        do {
+            return (try DiskIndex(path: path), .databaseCorrupt(path: path, movedAsideTo: aside, reason: reason))
+        } catch {
+            throw .cannotOpen(path: path, reason: error.description)
         }
     }
 

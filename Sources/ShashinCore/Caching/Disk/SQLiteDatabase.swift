@@ -26,13 +26,25 @@ final class SQLiteDatabase {
         sqlite3_extended_result_codes(handle, 1)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    /// Closed early, to be replaced: every later call fails with `SQLITE_MISUSE`.
+    private(set) var isClosed = false
+
+    deinit { close() }
+
+    /// Closes the connection (once its statements are finalized, SQLite closes it at once).
+    func close() {
+        if !isClosed { sqlite3_close_v2(handle) }
+        isClosed = true
+    }
+
+    private var closedError: DiskCacheError { .database(code: SQLITE_MISUSE, message: "the index was closed") }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int32 { sqlite3_changes(handle) }
 
     /// Runs one or more statements that return no rows we need.
     func execute(_ sql: String) throws(DiskCacheError) {
+        guard !isClosed else { throw closedError }
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &message)
         defer { sqlite3_free(message) }
@@ -42,6 +54,7 @@ final class SQLiteDatabase {
     }
 
     func prepare(_ sql: String) throws(DiskCacheError) -> SQLiteStatement {
+        guard !isClosed else { throw closedError }
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else { throw error(status) }
