@@ -35,7 +35,10 @@ extension HTTPCache {
                forceStale: Bool = false) -> HTTPCachedResponse {
         let now = now()
         var headers = stored.response.headers
-        headers.set(String(Int(rules.currentAge(of: stored.response, now: now))), for: "Age")
+        // Capped at 2^31 s (RFC 9111 §1.2.2): stored times from damaged metadata, or a clock far
+        // off, made an age past Int.max, and converting it trapped (found writing the fuzz probe's tests).
+        let age = rules.currentAge(of: stored.response, now: now)
+        headers.set(String(age >= 0 ? Int(min(age, TimeInterval(CacheControl.maxDeltaSeconds))) : 0), for: "Age")
         var fields: [String: String] = [:]
         for name in headers.lowercasedNames {
             let original = headers.fields.first { $0.name.lowercased() == name }!.name

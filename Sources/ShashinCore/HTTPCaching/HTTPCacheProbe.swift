@@ -163,7 +163,7 @@ package enum HTTPCacheProbe {
                 problems.append("\(policy): served \(answer.data.count) bytes with status \(answer.statusCode)")
             }
             let age = answer.response.value(forHTTPHeaderField: "Age")
-            if age.flatMap({ Int($0) }).map({ $0 < 0 }) ?? true {
+            if age.flatMap({ Int($0) }).map({ $0 < 0 || $0 > CacheControl.maxDeltaSeconds }) ?? true {
                 problems.append("\(policy): served with Age \(age ?? "absent")")
             }
         }

@@ -36,6 +36,19 @@ struct HTTPCacheStorageTests {
         #expect(try await fixture.get().source == .cache)
     }
 
+    @Test("stored times far off give an Age of 2^31 s, not a crash (RFC 9111 §1.2.2)")
+    func ageOverflow() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=60"])
+        _ = try await fixture.get()
+        let key = try #require(fixture.storage.keys.first)
+        // Valid JSON whose response time is 1e300 s before 1970: the age overflowed Int.
+        let metadata = #"{"status":200,"headers":{"fields":[]},"requestTime":-1e300,"responseTime":-1e300,"varyingRequestHeaders":{}}"#
+        try fixture.storage.store(Data("v1".utf8), metadata: Data(metadata.utf8), forKey: key)
+        let answer = try await fixture.get(policy: .returnCacheDataDontLoad)
+        #expect(answer.source == .cache && answer.isStale)
+        #expect(answer.response.value(forHTTPHeaderField: "Age") == "2147483648")
+    }
+
     @Test("a stored response answers only the same credentials")
     func credentials() async throws {
         let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=60"])
