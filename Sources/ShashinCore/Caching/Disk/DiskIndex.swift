@@ -180,6 +180,14 @@ final class DiskIndex {
         return (Int(selectTotals.int64(0)), Int(selectTotals.int64(1)))
     }
 
+    /// The count and size of the entries counted row by row (not prepared: run once per open),
+    /// to check the totals row against. Reads no entry's bytes: `size` comes before them.
+    func scannedTotals() throws(DiskCacheError) -> (count: Int, size: Int) {
+        let statement = try database.prepare("SELECT count(*), total(size) FROM entries")
+        guard try statement.step() else { return (0, 0) }
+        return (Int(statement.int64(0)), Int(exactly: statement.double(1).rounded()) ?? -1)
+    }
+
     /// The `limit` least recently used rows, oldest first.
     func oldest(limit: Int) throws(DiskCacheError) -> [(id: Int64, size: Int, file: String?)] {
         selectOldest.bind(1, Int64(limit))

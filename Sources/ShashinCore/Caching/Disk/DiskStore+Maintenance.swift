@@ -73,6 +73,7 @@ extension DiskStore {
     /// missing or of the wrong size go, and so do files no row names (strays, temporary files
     /// of a killed writer). Runs on `queue`, only when this process has the folder to itself.
     func reconcile() {
+        locked { verifyTotals() }
         // Listed before the rows are read: a file renamed into place after this listing is
         // either committed (in the rows) or still being written (in `inFlight`) by then.
         guard let names = try? fileSystem.contentsOfDirectory(dataDirectory) else { return }
@@ -93,6 +94,24 @@ extension DiskStore {
             damaged.filter { (try? index.delete(id: $0.id, file: $0.file)) ?? false }
         }
         for row in gone { fileSystem.removeFile(path(of: row.file)) }
+    }
+
+    /// Replaces the index when its totals row disagrees with its rows counted one by one. Triggers
+    /// keep the two equal in every transaction, so a difference is damage SQLite did not report:
+    /// the disk-index fuzzer found an index whose rows were out of order, where new entries were
+    /// stored and then never found again, and whose totals (1,129 bytes for 8 counted) would have
+    /// kept eviction emptying the cache after every store. Called under `lock`, off the caller's
+    /// path (a scan of the rows, not of their bytes).
+    func verifyTotals() {
+        do {
+            let (kept, counted) = try withIndex { index throws(DiskCacheError) in (try index.totals(), try index.scannedTotals()) }
+            guard kept != counted else { return }
+            try replaceDamagedIndex(.databaseCorrupt(
+                path: indexPath, movedAsideTo: nil,
+                reason: "the totals row (\(kept.count) entries, \(kept.size) bytes) disagrees with the rows (\(counted.count), \(counted.size))"))
+        } catch {
+            // Not damage (a busy or full disk): the next open checks again.
+        }
     }
 
     // MARK: - Eviction

@@ -251,7 +251,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     /// Closes the damaged index (so SQLite, closing, cannot remove the new one's `-wal` by name),
     /// moves it aside and opens an empty one. Entries the old index named are lost; their files
     /// are strays, removed by the next open's reconciling. Called under `lock`.
-    private func replaceDamagedIndex(_ damage: DiskCacheError) throws(DiskCacheError) {
+    func replaceDamagedIndex(_ damage: DiskCacheError) throws(DiskCacheError) {
         index.close()
         pendingAccess.removeAll()
         let (fresh, repaired) = try Self.replaceIndex(at: indexPath, reason: damage.damageReason)
