@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: deps demo build test test-core-tsan bench clean
+.PHONY: deps demo build test test-core-tsan bench fuzz clean
 
 deps:
 	@scripts/install-deps.sh
@@ -46,5 +46,12 @@ bench: deps
 	$(SWIFT) build -c release --product shashin
 	$$($(SWIFT) build -c release --show-bin-path)/shashin bench-disk
 
+# The libFuzzer targets in Fuzz/ (decoding, HTTP cache headers, the disk index on damaged files),
+# FUZZ_SECONDS each, one after another, with AddressSanitizer; too slow for `make test`. Findings go
+# to Fuzz/Findings/; how to read them: RELIABILITY.md, "Fuzzing".
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_SECONDS)
+
 clean:
-	rm -rf .build $(TSAN_SCRATCH)
+	rm -rf .build $(TSAN_SCRATCH) .build-fuzz

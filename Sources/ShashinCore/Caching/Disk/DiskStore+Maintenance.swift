@@ -37,7 +37,7 @@ extension DiskStore {
     static func openIndex(at path: String) throws(DiskCacheError) -> (DiskIndex, DiskCacheError?) {
         // Created owner-only before SQLite sees it: SQLite gives its -wal and -shm files the
         // database file's permissions.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if descriptor >= 0 { close(descriptor) }
         do {
             return (try DiskIndex(path: path), nil)
@@ -58,7 +58,7 @@ extension DiskStore {
             throw .cannotOpen(path: path, reason: "damaged (\(reason)) and cannot be moved aside: \(String(cString: strerror(errno)))")
         }
         for suffix in ["-wal", "-shm"] { _ = systemRename(path + suffix, aside + suffix) }
-        let fresh = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fresh = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if fresh >= 0 { close(fresh) }
         do {
             return (try DiskIndex(path: path), .databaseCorrupt(path: path, movedAsideTo: aside, reason: reason))
