@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: deps demo build test test-core-tsan bench fuzz clean
+.PHONY: deps demo build test test-core-tsan bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -50,8 +50,9 @@ bench: deps
 # FUZZ_SECONDS each, one after another, with AddressSanitizer; too slow for `make test`. Findings go
 # to Fuzz/Findings/; how to read them: RELIABILITY.md, "Fuzzing".
 FUZZ_SECONDS ?= 60
+.PHONY: fuzz
 fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_SECONDS)
 
 clean:
-	rm -rf .build $(TSAN_SCRATCH) .build-fuzz
+	rm -rf .build $(TSAN_SCRATCH)
