@@ -34,7 +34,7 @@ struct DiskCacheDamagedIndexTests {
     }
 
     @Test func theFindingsAreBundled() {
-        #expect(Self.findings.contains("totals-row-null.sqlite") && Self.findings.contains("rowids-out-of-order.sqlite"))
+        #expect(Set(Self.findings).isSuperset(of: ["totals-row-null.sqlite", "rowids-out-of-order.sqlite", "schema-too-big.sqlite"]))
     }
 
     @Test(arguments: findings)
@@ -93,5 +93,16 @@ struct DiskCacheDamagedIndexTests {
         #expect(cache.count == 0)
         try cache.store(payload("file", size: 300), metadata: nil, forKey: "file")
         #expect(try cache.entry(forKey: "file")?.data == payload("file", size: 300))
+    }
+
+    /// SQLite cannot read this one's schema (`SQLITE_TOOBIG`, not a corruption code): opening
+    /// moves it aside instead of failing on every open.
+    @Test func anUnreadableSchemaIsMovedAsideOnOpening() throws {
+        let cache = try cache(on: try Self.finding("schema-too-big.sqlite"))
+        guard case .databaseCorrupt(_, _?, let reason) = cache.recovery else {
+            Issue.record("recovery: \(String(describing: cache.recovery))")
+            return
+        }
+        #expect(reason.contains("too big"))
     }
 }

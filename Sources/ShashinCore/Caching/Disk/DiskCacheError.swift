@@ -56,6 +56,20 @@ public enum DiskCacheError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// The failure comes from the machine — the disk, the folder's permissions, memory, a lock
+    /// another process holds — rather than from the index's bytes. Opening treats every other
+    /// failure as damage: the disk-index fuzzer found a file whose schema SQLite could not even
+    /// read ("string or blob too big", `SQLITE_TOOBIG`), which no list of damage codes had named.
+    var isEnvironmental: Bool {
+        switch self {
+        case .cannotOpen, .io: return true
+        case .databaseCorrupt: return false
+        case .database(let code, _):
+            return [SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_READONLY, SQLITE_FULL, SQLITE_NOMEM, SQLITE_BUSY, SQLITE_LOCKED,
+                    SQLITE_PERM, SQLITE_AUTH, SQLITE_NOLFS, SQLITE_INTERRUPT].contains(code & 0xff)
+        }
+    }
+
     /// What SQLite said about the damage.
     var damageReason: String {
         switch self {

@@ -41,7 +41,7 @@ extension DiskStore {
         if descriptor >= 0 { close(descriptor) }
         do {
             return (try DiskIndex(path: path), nil)
-        } catch where error.isDamage {
+        } catch where !error.isEnvironmental {
             return try replaceIndex(at: path, reason: error.damageReason)
         } catch {
             throw .cannotOpen(path: path, reason: error.description)
