@@ -34,7 +34,8 @@ struct DiskCacheDamagedIndexTests {
     }
 
     @Test func theFindingsAreBundled() {
-        #expect(Set(Self.findings).isSuperset(of: ["totals-row-null.sqlite", "rowids-out-of-order.sqlite", "schema-too-big.sqlite"]))
+        #expect(Set(Self.findings).isSuperset(of: ["totals-row-null.sqlite", "rowids-out-of-order.sqlite", "schema-too-big.sqlite",
+                                                       "page-limit-full.sqlite"]))
     }
 
     @Test(arguments: findings)
@@ -104,5 +105,15 @@ struct DiskCacheDamagedIndexTests {
             return
         }
         #expect(reason.contains("too big"))
+    }
+
+    /// "Full" from a file whose page numbers are damaged, on a disk with room: moved aside too.
+    @Test func fullOnADiskWithRoomIsDamage() throws {
+        let cache = try cache(on: try Self.finding("page-limit-full.sqlite"))
+        guard case .databaseCorrupt(_, _?, let reason) = cache.recovery else {
+            Issue.record("recovery: \(String(describing: cache.recovery))")
+            return
+        }
+        #expect(reason.contains("full"))
     }
 }

@@ -41,11 +41,21 @@ extension DiskStore {
         if descriptor >= 0 { close(descriptor) }
         do {
             return (try DiskIndex(path: path), nil)
-        } catch where !error.isEnvironmental {
+        } catch where !error.isEnvironmental || (error.isOutOfSpace && hasFreeSpace(besides: path)) {
+            // "Full" on a disk with room to spare is the file's doing (the disk-index fuzzer found
+            // one whose damaged page numbers ran into SQLite's page limit): damage too.
             return try replaceIndex(at: path, reason: error.damageReason)
         } catch {
             throw .cannotOpen(path: path, reason: error.description)
         }
+    }
+
+    /// Whether the file system holding `path` has at least 16 MB free for this user.
+    static func hasFreeSpace(besides path: String) -> Bool {
+        var status = statvfs()
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        guard statvfs(folder.isEmpty ? "/" : folder, &status) == 0 else { return false }
+        return UInt64(status.f_bavail) * UInt64(status.f_frsize) >= 16 << 20
     }
 
     /// Moves the damaged index at `path` (with its `-wal` and `-shm`) aside to `<path>.damaged`,
