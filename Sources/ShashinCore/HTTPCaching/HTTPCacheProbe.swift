@@ -44,9 +44,8 @@ package enum HTTPCacheProbe {
     /// line without a colon is a field with an empty value.
     package static func exchange(parsing text: String) -> Exchange {
         var exchange = Exchange()
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.last == "\r" ? line.dropLast() : line
-        }[...]
+        // "\r\n" is one Character in Swift: split on it as well as on "\n".
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })[...]
         let numbers = (lines.popFirst() ?? "").split(separator: " ").map { Int($0) }
         func offset(_ index: Int) -> TimeInterval {
             guard index < numbers.count, let value = numbers[index] else { return 0 }
