@@ -35,7 +35,7 @@ struct DiskCacheDamagedIndexTests {
 
     @Test func theFindingsAreBundled() {
         #expect(Set(Self.findings).isSuperset(of: ["totals-row-null.sqlite", "rowids-out-of-order.sqlite", "schema-too-big.sqlite",
-                                                       "page-limit-full.sqlite"]))
+                                                       "page-limit-full.sqlite", "write-version-7.sqlite"]))
     }
 
     @Test(arguments: findings)
@@ -115,5 +115,15 @@ struct DiskCacheDamagedIndexTests {
             return
         }
         #expect(reason.contains("full"))
+    }
+
+    /// "Read-only" from a header's write version, in a writable folder: moved aside too.
+    @Test func readOnlyInAWritableFolderIsDamage() throws {
+        let cache = try cache(on: try Self.finding("write-version-7.sqlite"))
+        guard case .databaseCorrupt(_, _?, let reason) = cache.recovery else {
+            Issue.record("recovery: \(String(describing: cache.recovery))")
+            return
+        }
+        #expect(reason.contains("readonly"))
     }
 }

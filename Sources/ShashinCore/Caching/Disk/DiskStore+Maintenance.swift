@@ -6,6 +6,11 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+#if canImport(SQLite3)
+import SQLite3
+#else
+import CSQLite
+#endif
 
 /// Opening, reconciling, eviction and access-time writes: the store's work off the caller's path.
 extension DiskStore {
@@ -41,21 +46,31 @@ extension DiskStore {
         if descriptor >= 0 { close(descriptor) }
         do {
             return (try DiskIndex(path: path), nil)
-        } catch where !error.isEnvironmental || (error.isOutOfSpace && hasFreeSpace(besides: path)) {
-            // "Full" on a disk with room to spare is the file's doing (the disk-index fuzzer found
-            // one whose damaged page numbers ran into SQLite's page limit): damage too.
+        } catch where !error.isEnvironmental || !environmentExplains(error, path: path) {
             return try replaceIndex(at: path, reason: error.damageReason)
         } catch {
             throw .cannotOpen(path: path, reason: error.description)
         }
     }
 
-    /// Whether the file system holding `path` has at least 16 MB free for this user.
-    static func hasFreeSpace(besides path: String) -> Bool {
-        var status = statvfs()
+    /// Whether the machine bears out an "environmental" failure while opening the index at
+    /// `path`. SQLite says "full" and "read-only" for damaged files too (the disk-index fuzzer
+    /// found both: page numbers run into its page limit; a header's write version above 2), so
+    /// on a disk with room to spare, or with the file and its folder writable, those are damage.
+    static func environmentExplains(_ error: DiskCacheError, path: String) -> Bool {
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-        guard statvfs(folder.isEmpty ? "/" : folder, &status) == 0 else { return false }
-        return UInt64(status.f_bavail) * UInt64(status.f_frsize) >= 16 << 20
+        if error.isOutOfSpace {
+            var status = statvfs()
+            guard statvfs(folder.isEmpty ? "/" : folder, &status) == 0 else { return true }
+            return UInt64(status.f_bavail) * UInt64(status.f_frsize) < 16 << 20
+        }
+        if error.isReadOnly {
+            // Only the plain code: the extended ones (a WAL another process cannot let us
+            // recover or lock, a file moved away) are about the machine, not the header.
+            guard case .database(SQLITE_READONLY, _) = error else { return true }
+            return access(path, W_OK) != 0 || access(folder.isEmpty ? "/" : folder, W_OK) != 0
+        }
+        return true
     }
 
     /// Moves the damaged index at `path` (with its `-wal` and `-shm`) aside to `<path>.damaged`,
