@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: deps demo build test test-core-tsan bench clean
+.PHONY: deps demo build test test-sanitizers test-core-tsan bench soak clean
 
 deps:
 	@scripts/install-deps.sh
@@ -17,9 +17,9 @@ demo: build
 # two cores with the socket tests, whose servers then answer late; and the memory tests count
 # libvips' process-wide allocations, which other suites' decodes would disturb.
 MEMORY_SUITES = DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory
-# Suites that start `shashin` processes (and kill them): beside the socket tests, whose servers
-# they slow past their waits, they made those fail; alone, both pass.
-PROCESS_SUITES = DiskCacheCrashTests|LiveToolTests
+# Suites that start `shashin` processes (and kill them), in a process of their own: they load the
+# machine in bursts the socket tests' waits need not share.
+PROCESS_SUITES = DiskCacheCrashTests|LiveToolTests|SoakTests
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter ShashinCoreTests
@@ -27,9 +27,14 @@ test: deps
 	$(SWIFT) test --skip-build --filter '$(MEMORY_SUITES)'
 	$(SWIFT) test --skip-build --filter 'ImageServerTests|ShashinTests' --skip '$(PROCESS_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(PROCESS_SUITES)'
-	$(MAKE) test-core-tsan
+	$(MAKE) test-sanitizers
 
-# The core's tests again under ThreadSanitizer, in their own build folder (the flag rebuilds everything).
+# The whole suite again under ThreadSanitizer, then AddressSanitizer (scripts/test-sanitized.sh
+# says what it leaves out and why). `make test-core-tsan` is the quick check of the core alone.
+test-sanitizers:
+	SWIFT=$(SWIFT) scripts/test-sanitized.sh thread
+	SWIFT=$(SWIFT) scripts/test-sanitized.sh address
+
 test-core-tsan:
 	SHASHIN_CORE_ONLY=1 SHASHIN_STRESS_REQUESTS=10000 $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
@@ -46,6 +51,14 @@ bench: deps
 	$(SWIFT) build -c release --product shashin
 	$$($(SWIFT) build -c release --show-bin-path)/shashin bench-disk
 
+# The soak under faults at full length (50,000 requests, a few minutes; a short one runs in
+# `make test`). Figures and how to read them: RELIABILITY.md.
+soak: deps
+	SWIFT=$(SWIFT) scripts/soak
+
+clean:
+	rm -rf .build $(TSAN_SCRATCH) .build-thread-sanitized .build-address-sanitized
+
 # The libFuzzer targets in Fuzz/ (decoding, HTTP cache headers, the disk index on damaged files),
 # FUZZ_SECONDS each, one after another, with AddressSanitizer; too slow for `make test`. Findings go
 # to Fuzz/Findings/; how to read them: RELIABILITY.md, "Fuzzing".
@@ -53,6 +66,3 @@ FUZZ_SECONDS ?= 60
 .PHONY: fuzz
 fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_SECONDS)
-
-clean:
-	rm -rf .build $(TSAN_SCRATCH)

@@ -38,6 +38,8 @@ done
 export SHASHIN_BIN="$shashin" BENCH_FILES="${files[*]}" WORKDIR="$workdir" ROUNDS ITERATIONS THUMBNAIL
 exec python3 - <<'PY'
 import json, os, platform, shutil, statistics, subprocess, sys, time
+sys.path.insert(0, "scripts")  # the script runs from the repository root
+import bench_machine
 
 shashin, files, workdir = os.environ["SHASHIN_BIN"], os.environ["BENCH_FILES"].split(), os.environ["WORKDIR"]
 rounds, iterations, size = int(os.environ["ROUNDS"]), int(os.environ["ITERATIONS"]), os.environ["THUMBNAIL"]
@@ -97,25 +99,12 @@ for r in range(rounds):
 
 median = {k: statistics.median(v) for k, v in results.items()}
 
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
 pillow_version = run([sys.executable, "-c", "import json, PIL; from PIL import features; print(json.dumps(PIL.__version__ + ' (libjpeg-turbo ' + str(features.version('libjpeg_turbo')) + ', libwebp ' + str(features.version('webp')) + ')'))"])
-try:
-    vips_version = subprocess.run(["pkg-config", "--modversion", "vips"], capture_output=True, text=True).stdout.strip() or "?"
-except OSError:
-    vips_version = "?"
+vips_version = bench_machine.vips_version()
 print()
 print(f"Decode to a {size} px thumbnail: Shashin (VipsImageDecoder, libvips {vips_version}, RGBA) against Pillow {pillow_version} "
       f"(open + draft + thumbnail + load, RGB or RGBA) and vipsthumbnail {'(not installed)' if not vipsthumbnail else '(libvips-tools, one process, VIPS_CONCURRENCY=1)'}")
-print(f"median of {rounds} rounds × {iterations} images; machine: {os.cpu_count()} CPUs, {cpu_model()}; "
+print(f"median of {rounds} rounds × {iterations} images; machine: {os.cpu_count()} CPUs, {bench_machine.cpu_model()}; "
       f"1-min load average before: {load_before:.2f}, after: {os.getloadavg()[0]:.2f}")
 print()
 # Each round measures both tools back to back, so its own ratio sees the same machine load:

@@ -24,6 +24,8 @@ png="$workdir/graphic-1024x1024.png"
 export SHASHIN_BIN="$shashin" BENCH_PNG="$png" ROUNDS ITERATIONS SEED
 exec python3 - <<'PY'
 import json, os, platform, statistics, subprocess, sys
+sys.path.insert(0, "scripts")  # the script runs from the repository root
+import bench_machine
 
 shashin, png = os.environ["SHASHIN_BIN"], os.environ["BENCH_PNG"]
 rounds, iterations, seed = int(os.environ["ROUNDS"]), os.environ["ITERATIONS"], os.environ["SEED"]
@@ -61,26 +63,13 @@ if sums["shashin"] != sums["pillow"]:
     sys.exit(f"The two sides worked on different pixels (byte sums {sums['shashin']} and {sums['pillow']})")
 median = {k: statistics.median(v) for k, v in results.items()}
 
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
 pillow_version = run([sys.executable, "-c", "import json, PIL; print(json.dumps(PIL.__version__))"])
-try:
-    vips_version = subprocess.run(["pkg-config", "--modversion", "vips"], capture_output=True, text=True).stdout.strip() or "?"
-except OSError:
-    vips_version = "?"
+vips_version = bench_machine.vips_version()
 print()
 print(f"Process the same 1024×1024 RGBA pixels (`shashin generate --format png --width 1024 --height 1024 --seed {seed}`; "
       f"byte sums match) on one thread: Shashin (libvips {vips_version}) against Pillow {pillow_version}")
 print(f"median of {rounds} rounds, each the median of {iterations} runs after a warm-up; machine: {os.cpu_count()} CPUs, "
-      f"{cpu_model()}; 1-min load average before: {load_before:.2f}, after: {os.getloadavg()[0]:.2f}")
+      f"{bench_machine.cpu_model()}; 1-min load average before: {load_before:.2f}, after: {os.getloadavg()[0]:.2f}")
 print()
 print("| operation | output | Shashin ms | Pillow ms | Shashin ÷ Pillow time | goal ≤ 1.0× |")
 print("|---|---|---:|---:|---:|---|")

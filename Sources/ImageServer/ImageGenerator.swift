@@ -42,7 +42,12 @@ public final class ImageGenerator: Sendable {
         let task = entries.withLock { entries in
             if let task = entries[spec] { return task }
             let task = Task { [encoder, quality, directory] in
-                try Self.load(spec, encoder: encoder, quality: quality, directory: directory)
+                // Encoding is CPU work: on a dispatch thread, not the Swift pool the server answers on.
+                try await withCheckedThrowingContinuation { continuation in
+                    DispatchQueue.global(qos: .userInitiated).async {
+                        continuation.resume(with: Result { try Self.load(spec, encoder: encoder, quality: quality, directory: directory) })
+                    }
+                }
             }
             entries[spec] = task
             return task

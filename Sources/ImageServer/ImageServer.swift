@@ -35,6 +35,7 @@ public final class ImageServer: Sendable {
     }
 
     private let requestedPort: Int
+    private let responseTimeout: TimeInterval
     private let handler: ScriptedHandler
     private let lifecycle = Locked(Lifecycle())
 
@@ -43,8 +44,15 @@ public final class ImageServer: Sendable {
     ///   - port: The port to bind; 0 (default) lets the system choose a free one.
     ///   - filesDirectory: The directory served under `/files/`; `nil` (default) serves none.
     ///   - generator: Paints, encodes and caches generated images. Default: ``ImageGenerator/shared``.
-    public init(port: Int = 0, filesDirectory: URL? = nil, generator: ImageGenerator = .shared) {
+    ///   - responseTimeout: Seconds a request may take to get its response under way (a route's
+    ///     latency and image encoding count; streaming the body does not). Default 600: generous.
+    ///     Each request holds a timer of this length, which a finished request does not release on
+    ///     Linux (a cancelled `Task.sleep` keeps its timer until the deadline), so a server answering
+    ///     tens of thousands of requests in minutes (`shashin soak`) wants a short one.
+    public init(port: Int = 0, filesDirectory: URL? = nil, generator: ImageGenerator = .shared,
+                responseTimeout: TimeInterval = 600) {
         self.requestedPort = port
+        self.responseTimeout = responseTimeout
         self.handler = ScriptedHandler(generator: generator, filesDirectory: filesDirectory)
     }
 
@@ -94,7 +102,7 @@ public final class ImageServer: Sendable {
         #endif
         let http = HTTPServer(
             address: try sockaddr_in.inet(ip4: "127.0.0.1", port: port),
-            timeout: 600,  // generous: a handler's latency and image encoding count against it
+            timeout: responseTimeout,
             pool: pool,
             logger: .disabled,
             handler: handler

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import Shashin
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `shashin bench-disk`: the disk cache's benchmarks, printed as Markdown tables.
 ///
@@ -10,6 +15,11 @@ import Shashin
 ///   eviction sweep, against `FilePerEntryStore` (a file per entry, no index) and against
 ///   `Data(contentsOf:)` of a plain file with the same bytes, measured in the same run,
 ///   alternating which goes first. Build in release mode (`make bench` does).
+/// - `read`: only the 50 KB lookup + read of `scale`, at the first of `counts` entries, with more
+///   sides: the entry inline (the default threshold) and in a file, `Data(contentsOf:)` of one
+///   plain file (the goal's baseline) and of as many plain files as there are probes, and a bare
+///   `open`/`fstat`/`read` of one file (the least any file read costs); then lone reads, 20 ms
+///   apart. Seconds, not minutes: for before/after comparisons and profiling (`--only`).
 struct BenchDiskCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-disk",
@@ -17,9 +27,9 @@ struct BenchDiskCommand: ParsableCommand {
         shouldDisplay: false
     )
 
-    enum Mode: String, ExpressibleByArgument { case thresholds, scale, all }
+    enum Mode: String, ExpressibleByArgument { case thresholds, scale, read, all }
 
-    @Option(help: "thresholds, scale or all.")
+    @Option(help: "thresholds, scale, read or all (all: thresholds and scale).")
     var mode: Mode = .all
 
     @Option(help: "Scratch folder (emptied first and removed after).")
@@ -31,13 +41,18 @@ struct BenchDiskCommand: ParsableCommand {
     @Option(help: "Passes per measurement (the median is reported).")
     var passes = 15
 
+    @Option(help: "read mode: run only the sides whose names contain this (for profiling one of them).")
+    var only: String?
+
     func run() throws {
         try? FileManager.default.removeItem(atPath: dir)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        if mode != .scale { try thresholds() }
-        if mode != .thresholds {
-            let sizes = counts.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            try scale(sizes)
+        let sizes = counts.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        switch mode {
+        case .thresholds: try thresholds()
+        case .scale: try scale(sizes)
+        case .read: try read(count: sizes.first ?? 1000)
+        case .all: try thresholds(); try scale(sizes)
         }
     }
 
@@ -151,6 +166,119 @@ struct BenchDiskCommand: ParsableCommand {
         }
     }
 
+    // MARK: - Read
+
+    func read(count: Int) throws {
+        let folder = dir + "/read-\(count)"
+        let probeCount = min(200, count)
+        let stride = count / probeCount
+        let probeBytes = BenchBytes.make(50_000, seed: 7)
+        let inline = try DiskCache(directory: URL(fileURLWithPath: folder + "/inline"), sizeLimit: .max, syncsFiles: false)
+        // The same entries, the 50 KB ones in files (the 4 KB ones stay inline in both).
+        let files = try DiskCache(directory: URL(fileURLWithPath: folder + "/files"), sizeLimit: .max,
+                                  inlineThreshold: 10_000, syncsFiles: false)
+        var probes: [String] = []
+        try FileManager.default.createDirectory(atPath: folder + "/plain", withIntermediateDirectories: true)
+        var plainPaths: [URL] = []
+        for index in 0..<count {
+            let key = "https://images.example.com/photos/\(index).jpg"
+            let isProbe = index % stride == 0 && probes.count < probeCount
+            let data = isProbe ? probeBytes : BenchBytes.make(4096, seed: index)
+            try inline.store(data, metadata: Data(repeating: 2, count: 200), forKey: key)
+            try files.store(data, metadata: Data(repeating: 2, count: 200), forKey: key)
+            if isProbe {
+                probes.append(key)
+                let url = URL(fileURLWithPath: folder + "/plain/\(probes.count)")
+                try probeBytes.write(to: url)
+                plainPaths.append(url)
+            }
+        }
+        inline.flush(); files.flush()
+        let plain = plainPaths[0]
+        var random = BenchBytes.Generator(seed: UInt64(count))
+        probes.shuffle(using: &random)
+        // Like `Data(contentsOf:)` of one file: the same entry, its bytes hot in the CPU's caches.
+        let repeated = [String](repeating: probes[0], count: probes.count)
+
+        let sides: [(name: String, body: () throws -> Void)] = [
+            ("DiskCache, inline", { try readAll(inline, probes, 50_000) }),
+            ("DiskCache, file", { try readAll(files, probes, 50_000) }),
+            ("DiskCache, inline, one key", { try readAll(inline, repeated, 50_000) }),
+            ("DiskCache, file, one key", { try readAll(files, repeated, 50_000) }),
+            ("`Data(contentsOf:)`, one file", {
+                for _ in probes { guard try Data(contentsOf: plain).count == 50_000 else { throw ValidationError("plain") } }
+            }),
+            ("`Data(contentsOf:)`, \(probes.count) files", {
+                for url in plainPaths { guard try Data(contentsOf: url).count == 50_000 else { throw ValidationError("plain") } }
+            }),
+            ("open + fstat + read + close, one file", {
+                for _ in probes { guard try Self.posixRead(plain.path).count == 50_000 else { throw ValidationError("posix") } }
+            }),
+        ]
+        if let only {
+            let chosen = sides.filter { $0.name.contains(only) }
+            for side in chosen { try side.body() }
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<passes { for side in chosen { try side.body() } }
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3
+            print("\(chosen.map(\.name)): \(format(elapsed / Double(passes * probes.count * chosen.count), digits: 2)) µs per read")
+            try? FileManager.default.removeItem(atPath: folder)
+            return
+        }
+        for side in sides { try side.body() } // warm the page cache and SQLite's
+        var times = [[Double]](repeating: [], count: sides.count)
+        for pass in 0..<passes {
+            // Rotate which side goes first.
+            for step in 0..<sides.count {
+                let index = (pass + step) % sides.count
+                times[index].append(try seconds(sides[index].body) * 1e6 / Double(probes.count))
+            }
+        }
+        let baseline = median(times[4])
+        print("| \(count) entries, \(passes) passes | µs per read (median) | p25–p75 | ÷ `Data(contentsOf:)` one file |")
+        print("|---|---|---|---|")
+        for (index, side) in sides.enumerated() {
+            let sorted = times[index].sorted()
+            let p25 = sorted[sorted.count / 4], p75 = sorted[sorted.count * 3 / 4]
+            print("| \(side.name) | \(format(median(times[index]), digits: 2)) | \(format(p25, digits: 2))–\(format(p75, digits: 2)) | \(format(median(times[index]) / baseline, digits: 2))× |")
+        }
+
+        // Reads one at a time, 20 ms apart (longer than `DiskCache`'s 10 ms read session, so each
+        // lookup opens a new one): what a lone read costs, CPU caches cooled by the pause.
+        var lone: [Double] = [], lonePlain: [Double] = []
+        for (index, key) in probes.prefix(100).enumerated() {
+            let url = plainPaths[index]
+            for step in 0..<2 {
+                usleep(20_000)
+                if (index + step) % 2 == 0 {
+                    lone.append(try seconds { try readAll(inline, [key], 50_000) } * 1e6)
+                } else {
+                    lonePlain.append(try seconds { guard try Data(contentsOf: url).count == 50_000 else { throw ValidationError("plain") } } * 1e6)
+                }
+            }
+        }
+        print("")
+        print("| one read every 20 ms (\(lone.count) of each) | µs per read (median) | ÷ `Data(contentsOf:)` |")
+        print("|---|---|---|")
+        print("| DiskCache, inline | \(format(median(lone), digits: 2)) | \(format(median(lone) / median(lonePlain), digits: 2))× |")
+        print("| `Data(contentsOf:)`, a different file each time | \(format(median(lonePlain), digits: 2)) | 1.00× |")
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The least a read of a whole file costs: `open`, `fstat`, one `read` into uninitialised
+    /// memory handed to `Data` without a copy, `close`.
+    private static func posixRead(_ path: String) throws -> Data {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ValidationError("open \(path)") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw ValidationError("fstat \(path)") }
+        let size = Int(status.st_size)
+        guard let buffer = malloc(size) else { throw ValidationError("malloc") }
+        guard systemRead(descriptor, buffer, size) == size else { free(buffer); throw ValidationError("read \(path)") }
+        return Data(bytesNoCopy: buffer, count: size, deallocator: .free)
+    }
+
     // MARK: - Measuring
 
     /// Runs `first` and `second` for `passes` passes each, alternating which goes first; the
@@ -204,4 +332,13 @@ enum BenchBytes {
         for index in words.indices { words[index] = generator.next() }
         return words.withUnsafeBytes { Data($0.prefix(size)) }
     }
+}
+
+/// `read(2)`, named apart from the command's `read(count:)`.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.read(descriptor, buffer, count)
+    #else
+    return Darwin.read(descriptor, buffer, count)
+    #endif
 }

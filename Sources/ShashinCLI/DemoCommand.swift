@@ -4,8 +4,9 @@ import ImageServer
 import Shashin
 
 /// `shashin demo`: a headless feed scrolled by a script against the embedded ImageServer, once
-/// per strategy (naive, the pipeline alone, the pipeline with the scroll-aware display layer),
-/// with the metrics, as text or JSON, and pictures of the final screens and the timelines.
+/// per strategy (naive, the pipeline alone, the pipeline with the scroll-aware display layer) —
+/// or `--rounds` times each in rotating order, reporting medians — with the metrics, as text or
+/// JSON, and pictures of the final screens and the timelines.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -39,6 +40,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Strategies to run, comma-separated: naive, pipeline, shashin.")
     var strategies = "naive,pipeline,shashin"
 
+    @Option(help: "Times to run each strategy, in a rotating order (naive first, then pipeline first, ...); the report gives medians. Every round starts from the disk caches as they were when the command started.")
+    var rounds = 1
+
     @Option(help: "Folder for the pictures (final screens and timelines).")
     var out = "demo-output"
 
@@ -58,8 +62,9 @@ struct DemoCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard rows >= viewport, viewport >= 1, thumbnail >= 8, latency >= 0, bandwidth >= 0, maxConcurrentDownloads >= 1 else {
-            throw ValidationError("Needs rows ≥ viewport ≥ 1, a thumbnail of at least 8 px, and non-negative network settings.")
+        guard rows >= viewport, viewport >= 1, thumbnail >= 8, latency >= 0, bandwidth >= 0, maxConcurrentDownloads >= 1,
+              rounds >= 1 else {
+            throw ValidationError("Needs rows ≥ viewport ≥ 1, a thumbnail of at least 8 px, non-negative network settings and at least one round.")
         }
         _ = try kinds()
     }
@@ -103,39 +108,53 @@ struct DemoCommand: AsyncParsableCommand {
                 server.setRoute(catalog.url(of: row, on: server).path, script)
             }
 
-            var recordings: [FeedRecording] = []
-            var screens: [FeedPictures.Screen] = []
-            for kind in kinds {
-                note("Scrolling with the \(kind.rawValue) strategy (\(String(format: "%.1f", script.duration)) s)…")
-                let strategy = try makeStrategy(kind, catalog: catalog, server: server)
-                let run = FeedRun(strategy: strategy, script: script, rows: command.rows, viewportRows: command.viewport, server: server)
-                let recording = try await run.run()
-                recordings.append(recording)
-                screens.append(FeedPictures.Screen(strategy: kind.rawValue, rows: run.finalScreen))
+            // Round r runs the strategies rotated by r, so none always goes first (or last).
+            let orders = (0..<command.rounds).map { round in kinds.indices.map { kinds[(round + $0) % kinds.count] } }
+            var recordings: [FeedStrategyKind: [FeedRecording]] = [:]
+            var screens: [FeedStrategyKind: FeedPictures.Screen] = [:]
+            for (round, order) in orders.enumerated() {
+                for kind in order {
+                    let label = command.rounds > 1 ? "round \(round + 1) of \(command.rounds): " : ""
+                    note("\(label)Scrolling with the \(kind.rawValue) strategy (\(String(format: "%.1f", script.duration)) s)…")
+                    let (recording, screen) = try await runOnce(kind, round: round, script: script, catalog: catalog, server: server)
+                    recordings[kind, default: []].append(recording)
+                    screens[kind] = screen // the pictures show the last round
+                    try removeRoundCache(of: kind, round: round)
+                }
             }
             let address = server.baseURL.absoluteString
             await server.stop()
 
             // The truth: each row shown anywhere, decoded straight from its bytes, outside every strategy.
             var truth: [Int: UInt64] = [:]
-            let shownRows = Set(recordings.flatMap { $0.imageEvents.map(\.row) })
+            let everyRecording = recordings.values.flatMap { $0 }
+            var shownRows = Set(everyRecording.flatMap { $0.imageEvents.map(\.row) })
+            for recording in everyRecording {
+                for frame in recording.frames {
+                    for (row, state) in frame.rows { if case .image = state { shownRows.insert(row) } }
+                }
+            }
             for row in shownRows.sorted() {
                 let data = try await server.generator.data(for: catalog.specs[row])
                 truth[row] = try FeedCatalog.decode(data, thumbnail: catalog.thumbnail).fingerprint
             }
 
-            let metrics = recordings.map {
-                ($0.strategy, FeedMetrics($0, script: script, rows: command.rows, viewportRows: command.viewport,
-                                          truth: truth, encodedBytes: encodedBytes))
+            let metrics = kinds.map { kind in
+                (kind.rawValue, FeedMetrics.combining(recordings[kind, default: []].map {
+                    FeedMetrics($0, script: script, rows: command.rows, viewportRows: command.viewport,
+                                truth: truth, encodedBytes: encodedBytes)
+                }))
             }
+            let lastRound = kinds.compactMap { recordings[$0]?.last }
+            let finalScreens = kinds.compactMap { screens[$0] }
             var pictures: [String] = []
             if !command.noPictures {
                 let folder = URL(fileURLWithPath: command.out, isDirectory: true)
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 let encoder = PlatformImageEncoder()
                 for (name, bitmap) in [
-                    ("final-screens.png", FeedPictures.finalScreens(screens, truth: truth, cellSize: command.thumbnail)),
-                    ("timelines.png", FeedPictures.timelines(recordings, script: script, truth: truth)),
+                    ("final-screens.png", FeedPictures.finalScreens(finalScreens, truth: truth, cellSize: command.thumbnail)),
+                    ("timelines.png", FeedPictures.timelines(lastRound, script: script, truth: truth)),
                 ] {
                     let file = folder.appendingPathComponent(name)
                     try encoder.encode(bitmap, as: .png, quality: 1).write(to: file)
@@ -146,13 +165,56 @@ struct DemoCommand: AsyncParsableCommand {
                 settings: .init(rows: command.rows, viewportRows: command.viewport, thumbnailPixels: command.thumbnail,
                                 latencyMs: command.latency, bytesPerSecondPerResponse: command.bandwidth * 1000,
                                 maxConcurrentDownloads: command.maxConcurrentDownloads, scriptSeconds: script.duration,
-                                server: address, diskCache: command.noDiskCache ? nil : cacheFolder.path),
+                                server: address, diskCache: command.noDiskCache ? nil : cacheFolder.path,
+                                rounds: command.rounds, orders: orders.map { $0.map(\.rawValue) }),
                 strategies: metrics, pictures: pictures)
             print(command.json ? report.json : report.text)
         }
 
         private var cacheFolder: URL {
             URL(fileURLWithPath: command.cacheDir ?? (command.out + "/cache"), isDirectory: true)
+        }
+
+        /// Runs one strategy once; its pipeline (and disk cache) is gone when this returns.
+        private func runOnce(_ kind: FeedStrategyKind, round: Int, script: FeedScript, catalog: FeedCatalog,
+                             server: ImageServer) async throws -> (FeedRecording, FeedPictures.Screen) {
+            let (strategy, diskCache) = try makeStrategy(kind, catalog: catalog, server: server,
+                                                         cache: try roundCache(of: kind, round: round))
+            let run = FeedRun(strategy: strategy, script: script, rows: command.rows, viewportRows: command.viewport, server: server)
+            let recording = try await run.run()
+            diskCache?.flush()
+            return (recording, FeedPictures.Screen(strategy: kind.rawValue, rows: run.finalScreen))
+        }
+
+        /// The disk cache folder of `kind` in `round`: its own folder in the last round (so the
+        /// next run starts from what this one stored), and before that a copy of it; `nil`: no
+        /// disk cache.
+        private func roundCacheFolder(of kind: FeedStrategyKind, round: Int) -> URL? {
+            guard !command.noDiskCache, kind != .naive else { return nil }
+            guard round < command.rounds - 1 else { return cacheFolder.appendingPathComponent(kind.rawValue, isDirectory: true) }
+            return cacheFolder.appendingPathComponent("\(kind.rawValue).round-\(round + 1)", isDirectory: true)
+        }
+
+        /// Makes the folder of a round before the last a copy of the strategy's own folder, which
+        /// no round has touched yet: every round starts from the caches the command started with.
+        private func roundCache(of kind: FeedStrategyKind, round: Int) throws -> URL? {
+            guard let folder = roundCacheFolder(of: kind, round: round) else { return nil }
+            guard round < command.rounds - 1 else { return folder }
+            let own = cacheFolder.appendingPathComponent(kind.rawValue, isDirectory: true)
+            let files = FileManager.default
+            if files.fileExists(atPath: folder.path) { try files.removeItem(at: folder) }
+            if files.fileExists(atPath: own.path) {
+                try files.copyItem(at: own, to: folder)
+            } else {
+                try files.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+            return folder
+        }
+
+        /// Removes the copy a round before the last ran on.
+        private func removeRoundCache(of kind: FeedStrategyKind, round: Int) throws {
+            guard round < command.rounds - 1, let folder = roundCacheFolder(of: kind, round: round) else { return }
+            try FileManager.default.removeItem(at: folder)
         }
 
         /// The server on the fixed port, so URLs (and disk-cache keys) stay the same from run to
@@ -170,22 +232,22 @@ struct DemoCommand: AsyncParsableCommand {
             }
         }
 
-        private func makeStrategy(_ kind: FeedStrategyKind, catalog: FeedCatalog, server: ImageServer) throws -> any FeedStrategy {
+        private func makeStrategy(_ kind: FeedStrategyKind, catalog: FeedCatalog, server: ImageServer,
+                                  cache: URL?) throws -> (any FeedStrategy, DiskCache?) {
             var configuration = ImagePipeline.Configuration()
             configuration.dataLoader = URLSessionDataLoader()
             configuration.maxConcurrentDownloads = command.maxConcurrentDownloads
-            if !command.noDiskCache, kind != .naive {
-                configuration.diskCache = try DiskCache(directory: cacheFolder.appendingPathComponent(kind.rawValue, isDirectory: true))
-            }
+            let diskCache = try cache.map { try DiskCache(directory: $0) }
+            configuration.diskCache = diskCache
             let pipeline = ImagePipeline(configuration: configuration)
             switch kind {
-            case .naive: return NaiveFeedStrategy(catalog: catalog, server: server)
-            case .pipeline: return PipelineFeedStrategy(catalog: catalog, server: server, pipeline: pipeline)
+            case .naive: return (NaiveFeedStrategy(catalog: catalog, server: server), nil)
+            case .pipeline: return (PipelineFeedStrategy(catalog: catalog, server: server, pipeline: pipeline), diskCache)
             case .shashin:
                 var policy = VisibleItemsLoader<Int>.Policy()
                 policy.fastScrollVelocity = command.fastScrollVelocity
                 policy.prefetchDistance = command.prefetchDistance
-                return ShashinFeedStrategy(catalog: catalog, server: server, pipeline: pipeline, policy: policy)
+                return (ShashinFeedStrategy(catalog: catalog, server: server, pipeline: pipeline, policy: policy), diskCache)
             }
         }
 

@@ -24,10 +24,15 @@ public struct ShashinImageViewExtension {
     /// The view.
     public let view: ShashinImageView
 
-    /// The view's binding, made on first use with `pipeline` (later calls keep the first one's).
+    /// The view's binding on `pipeline`, made on first use. Asked for with another pipeline, the
+    /// view gets a new binding on that one (keeping the options and completion handler) and the
+    /// old binding's load is cancelled.
     public func binding(pipeline: ImagePipeline = .shared) -> ImageBinding {
-        if let binding = objc_getAssociatedObject(view, &bindingKey) as? ImageBinding { return binding }
-        let binding = ImageBinding(target: view, pipeline: pipeline)
+        let current = objc_getAssociatedObject(view, &bindingKey) as? ImageBinding
+        if let current, current.pipeline === pipeline { return current }
+        let binding = ImageBinding(target: view, pipeline: pipeline, options: current?.options ?? .init())
+        binding.onCompletion = current?.onCompletion
+        current?.cancel()
         objc_setAssociatedObject(view, &bindingKey, binding, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
         return binding
     }

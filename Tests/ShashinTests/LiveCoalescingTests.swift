@@ -1,6 +1,7 @@
 import Foundation
 import ImageServer
 import Shashin
+@testable import ShashinCore
 import Testing
 
 @Suite("Over HTTP: coalescing and the download bound")
@@ -52,7 +53,9 @@ struct LiveCoalescingTests {
 
     @Test func queuedDownloadsStartInPriorityOrder() async throws {
         let fixture = try await LiveFixture.start { $0.maxConcurrentDownloads = 1 }
-        let busy = fixture.task(ImageRequest(url: fixture.serveImage("/busy.jpg", latency: .milliseconds(300))))
+        // Long enough for the three requests below to pass their disk-cache step and queue up
+        // behind it even in a sanitizer build; the wait below makes sure they did.
+        let busy = fixture.task(ImageRequest(url: fixture.serveImage("/busy.jpg", latency: .milliseconds(1500))))
         try await waitFor { fixture.server.inFlight == 1 }
         let arrivals = ArrivalLog()
         let names = ["low", "high", "normal"]
@@ -64,6 +67,8 @@ struct LiveCoalescingTests {
             }
             return fixture.task(ImageRequest(url: fixture.server.url("/order/\(name).jpg"), priority: priority))
         }
+        try await waitFor { fixture.pipeline.graph.networkQueue.pendingCount == 3 }
+        #expect(fixture.server.inFlight == 1) // still busy: the order is the queue's
         _ = try await busy.image
         for task in tasks { _ = try await task.image }
         let order = arrivals.names

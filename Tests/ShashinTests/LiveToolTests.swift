@@ -5,17 +5,21 @@ import Testing
 /// The `shashin` tool's cache commands, run as a user would, against ImageServer.
 @Suite("shashin http get and shashin cache")
 struct LiveToolTests {
-    /// Runs `shashin arguments…` and returns what it printed.
-    static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = try DiskCacheCrashTests.shashinExecutable()
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "shashin \(arguments.joined(separator: " "))")
+    /// Runs `shashin arguments…` (waiting on a thread of its own, not the Swift pool the server
+    /// runs on) and returns what it printed.
+    static func run(_ arguments: [String]) async throws -> String {
+        let (status, output) = try await offThePool { () throws -> (Int32, Data) in
+            let process = Process()
+            process.executableURL = try DiskCacheCrashTests.shashinExecutable()
+            process.arguments = arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, output)
+        }
+        #expect(status == 0, "shashin \(arguments.joined(separator: " "))")
         return String(decoding: output, as: UTF8.self)
     }
 
@@ -29,21 +33,21 @@ struct LiveToolTests {
                                                   headers: ["Cache-Control": "max-age=600"]))
         server.setRoute("/etag.png", RouteScript(body: .image(ImageSpec(format: .png, width: 8, height: 8, seed: 2)),
                                                  headers: ["Cache-Control": "no-cache", "ETag": "\"e\""]))
-        let get = { (path: String) in try Self.run(["http", "get", server.url(path).absoluteString, "--cache-dir", folder.path]) }
+        let get = { (path: String) in try await Self.run(["http", "get", server.url(path).absoluteString, "--cache-dir", folder.path]) }
 
-        let first = try get("/fresh.png")
+        let first = try await get("/fresh.png")
         #expect(first.hasPrefix("HTTP 200") && first.contains("source: network"))
-        #expect(try get("/fresh.png").contains("source: cache"))
+        #expect(try await get("/fresh.png").contains("source: cache"))
         #expect(server.requestCount(for: "/fresh.png") == 1)
-        _ = try get("/etag.png")
-        #expect(try get("/etag.png").contains("source: revalidated"))
+        _ = try await get("/etag.png")
+        #expect(try await get("/etag.png").contains("source: revalidated"))
         #expect(server.lastRequest(for: "/etag.png")?.header("If-None-Match") == "\"e\"")
 
-        let stats = try Self.run(["cache", "stats", "--dir", folder.path])
+        let stats = try await Self.run(["cache", "stats", "--dir", folder.path])
         #expect(stats.contains("entries: 2"))
-        #expect(try Self.run(["cache", "list", "--dir", folder.path]).contains(server.url("/etag.png").absoluteString))
-        #expect(try Self.run(["cache", "clear", "--dir", folder.path]).contains("removed 2 entries"))
-        #expect(try Self.run(["cache", "stats", "--dir", folder.path]).contains("entries: 0"))
+        #expect(try await Self.run(["cache", "list", "--dir", folder.path]).contains(server.url("/etag.png").absoluteString))
+        #expect(try await Self.run(["cache", "clear", "--dir", folder.path]).contains("removed 2 entries"))
+        #expect(try await Self.run(["cache", "stats", "--dir", folder.path]).contains("entries: 0"))
         await server.stop()
     }
 }

@@ -60,3 +60,12 @@ func waitFor(timeout: TimeInterval = 10, _ condition: () -> Bool) async throws {
 func temporaryFolder() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("shashin-test-\(UUID().uuidString)", isDirectory: true)
 }
+
+/// Runs blocking `work` (processes, sleeps, fsync) on a dispatch thread and resumes with its
+/// result, so it does not hold one of the few threads the Swift pool — and every in-process
+/// server — runs on.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}

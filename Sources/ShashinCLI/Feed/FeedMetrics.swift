@@ -17,8 +17,12 @@ struct FeedMetrics: Codable {
     /// Cells configured for a row whose image was in memory that showed a placeholder first.
     var placeholderFlashes: Int
     var cellsConfiguredWithImageInMemory: Int
-    /// Images shown in a cell that, by then, showed another row.
+    /// Images of another row seen on a row: counted from the recorded frames (what the screen
+    /// showed), once per row visit and image, so a late image landing on a reused cell and an old
+    /// image left on a reused cell both count.
     var wrongRowImages: Int
+    /// Frames × rows that showed another row's image.
+    var wrongRowFrames: Int
     /// Body bytes the server sent during the script.
     var bytesDownloaded: Int
     /// The encoded size of the distinct images that were shown on their own row.
@@ -29,18 +33,19 @@ struct FeedMetrics: Codable {
     /// Where shown images came from.
     var sources: [String: Int]
     var seconds: Double
+    /// Rounds these figures summarise: medians over the rounds, except flashes, cells configured
+    /// from memory and wrong-row counts, which are totals.
+    var rounds = 1
+    /// Each round's figures, when there was more than one.
+    var perRound: [FeedMetrics]?
 
     init(_ recording: FeedRecording, script: FeedScript, rows: Int, viewportRows: Int,
          truth: [Int: UInt64], encodedBytes: [Int: Int]) {
         var correct: [Int: [Double]] = [:]
-        var wrong = 0
-        for event in recording.imageEvents {
-            if truth[event.row] == event.fingerprint {
-                correct[event.row, default: []].append(event.time)
-            } else {
-                wrong += 1
-            }
+        for event in recording.imageEvents where truth[event.row] == event.fingerprint {
+            correct[event.row, default: []].append(event.time)
         }
+        (wrongRowImages, wrongRowFrames) = Self.wrongRows(in: recording.frames, truth: truth)
         var samples: [Double] = []
         var censored = 0
         var seen = Set<[Double]>()
@@ -68,12 +73,60 @@ struct FeedMetrics: Codable {
                                           samples: samples.count, censored: censored)
         placeholderFlashes = recording.flashes
         cellsConfiguredWithImageInMemory = recording.memoryConfigures
-        wrongRowImages = wrong
         bytesDownloaded = recording.bytesSent
         bytesShown = correct.keys.reduce(0) { $0 + (encodedBytes[$1] ?? 0) }
         requests = recording.requests
         peakConcurrentDownloads = recording.maxInFlight
         sources = recording.sources
         seconds = recording.seconds
+    }
+
+    /// Wrong images as the frames show them: a row's image whose fingerprint is not the row's,
+    /// counted once from the frame it appears until the row shows something else or leaves.
+    static func wrongRows(in frames: [FeedRecording.Frame], truth: [Int: UInt64]) -> (images: Int, frames: Int) {
+        var images = 0, wrongFrames = 0
+        var last: [Int: FeedRecording.RowState] = [:]
+        for frame in frames {
+            var now: [Int: FeedRecording.RowState] = [:]
+            for (row, state) in frame.rows {
+                now[row] = state
+                guard case .image(let fingerprint) = state, truth[row] != fingerprint else { continue }
+                wrongFrames += 1
+                if last[row] != state { images += 1 }
+            }
+            last = now
+        }
+        return (images, wrongFrames)
+    }
+
+    /// One strategy's rounds as one set of figures: the median of each, and the totals of the
+    /// counts that must be zero (so one bad round shows).
+    static func combining(_ rounds: [FeedMetrics]) -> FeedMetrics {
+        guard var combined = rounds.first else { preconditionFailure("no rounds") }
+        guard rounds.count > 1 else { return combined }
+        func median(_ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            let middle = sorted.count / 2
+            return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        }
+        func median(_ values: [Int]) -> Int { Int(median(values.map(Double.init)).rounded()) }
+        let times = rounds.map(\.timeToImageAtRestMs)
+        combined.timeToImageAtRestMs = TimeToImage(p50: median(times.map(\.p50)), p95: median(times.map(\.p95)),
+                                                   max: median(times.map(\.max)), samples: median(times.map(\.samples)),
+                                                   censored: median(times.map(\.censored)))
+        combined.placeholderFlashes = rounds.map(\.placeholderFlashes).reduce(0, +)
+        combined.cellsConfiguredWithImageInMemory = rounds.map(\.cellsConfiguredWithImageInMemory).reduce(0, +)
+        combined.wrongRowImages = rounds.map(\.wrongRowImages).reduce(0, +)
+        combined.wrongRowFrames = rounds.map(\.wrongRowFrames).reduce(0, +)
+        combined.bytesDownloaded = median(rounds.map(\.bytesDownloaded))
+        combined.bytesShown = median(rounds.map(\.bytesShown))
+        combined.requests = median(rounds.map(\.requests))
+        combined.peakConcurrentDownloads = median(rounds.map(\.peakConcurrentDownloads))
+        let sourceNames = Set(rounds.flatMap(\.sources.keys))
+        combined.sources = Dictionary(uniqueKeysWithValues: sourceNames.map { name in (name, median(rounds.map { $0.sources[name] ?? 0 })) })
+        combined.seconds = median(rounds.map(\.seconds))
+        combined.rounds = rounds.count
+        combined.perRound = rounds
+        return combined
     }
 }

@@ -14,6 +14,10 @@ struct FeedReport {
         var server: String
         /// The disk caches' folder (one per pipeline strategy), or nil without disk caches.
         var diskCache: String?
+        /// Times each strategy ran; each round runs them in another order (a rotation).
+        var rounds: Int
+        /// The order of the strategies in each round.
+        var orders: [[String]]
     }
 
     let settings: Settings
@@ -51,6 +55,10 @@ struct FeedReport {
             + "pipeline: \(s.maxConcurrentDownloads) downloads at once")
         lines.append(s.diskCache.map { "disk caches: \($0)/<strategy> (a second run is served from them; every 10th row is no-cache: revalidated)" }
             ?? "disk caches: none")
+        if s.rounds > 1 {
+            lines.append("\(s.rounds) rounds, orders " + s.orders.map { $0.joined(separator: " → ") }.joined(separator: "; ")
+                + ": medians (flashes and wrong-row: totals over the rounds)")
+        }
         lines.append("")
         let header = ["", "time-to-image at rest p50 / p95 / max", "flashes", "wrong-row", "downloaded", "shown", "requests", "peak", "sources"]
         var table = [header]
@@ -74,13 +82,29 @@ struct FeedReport {
             lines.append(row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
                 .joined(separator: "  "))
         }
-        if let naive = strategies.first(where: { $0.name == "naive" })?.metrics,
-           let shashin = strategies.first(where: { $0.name == "shashin" })?.metrics, naive.bytesDownloaded > 0,
-           naive.timeToImageAtRestMs.p95 > 0 {
+        if s.rounds > 1 {
             lines.append("")
-            lines.append(String(format: "shashin vs naive: bytes %.2f×, p95 time-to-image at rest %.2f×",
-                                Double(shashin.bytesDownloaded) / Double(naive.bytesDownloaded),
-                                shashin.timeToImageAtRestMs.p95 / naive.timeToImageAtRestMs.p95))
+            lines.append("each round (p50 / p95 ms, downloaded, requests):")
+            for (name, m) in strategies {
+                let rounds = (m.perRound ?? [m]).map { r in
+                    "\(Int(r.timeToImageAtRestMs.p50)) / \(Int(r.timeToImageAtRestMs.p95)), \(Self.megabytes(r.bytesDownloaded)), \(r.requests)"
+                }
+                lines.append("  \(name): " + rounds.joined(separator: "; "))
+            }
+        }
+        let shashin = strategies.first(where: { $0.name == "shashin" })?.metrics
+        var ratios: [String] = []
+        for baseline in ["naive", "pipeline"] {
+            guard let shashin, let base = strategies.first(where: { $0.name == baseline })?.metrics,
+                  base.bytesDownloaded > 0, base.timeToImageAtRestMs.p95 > 0, base.requests > 0 else { continue }
+            ratios.append(String(format: "shashin vs \(baseline): bytes %.2f×, requests %.2f×, p95 time-to-image at rest %.2f×",
+                                 Double(shashin.bytesDownloaded) / Double(base.bytesDownloaded),
+                                 Double(shashin.requests) / Double(base.requests),
+                                 shashin.timeToImageAtRestMs.p95 / base.timeToImageAtRestMs.p95))
+        }
+        if !ratios.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: ratios)
         }
         if !pictures.isEmpty {
             lines.append("")

@@ -77,9 +77,10 @@ final class FeedRun {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
+    /// One frame, in UIKit's order: the cells that came on screen are configured (reused cells
+    /// first) during layout, and the scroll callback that reports them visible comes after.
     private func step(time: Double, moment: FeedScript.Moment) {
         let rowsNow = Self.visibleRows(offset: moment.offset, viewportRows: viewportRows, rows: rows)
-        strategy.scrolled(visibleRows: rowsNow, scroll: moment.scroll)
         let onScreen = Set(rowsNow)
         for (row, cell) in visible where !onScreen.contains(row) {
             visible[row] = nil
@@ -98,6 +99,7 @@ final class FeedRun {
                 if cell.placeholdersShown != placeholders || cell.fingerprint == nil { recording.flashes += 1 }
             }
         }
+        strategy.scrolled(visibleRows: rowsNow, scroll: moment.scroll)
         recording.frames.append(FeedRecording.Frame(time: time, rows: rowsNow.map { row in
             let cell = visible[row]!
             let state: FeedRecording.RowState = switch cell.content {

@@ -3,9 +3,10 @@ import ImageServer
 import Shashin
 
 /// One way of loading the feed's images, driven by the same scripted scroll as the others.
-/// Calls come in the order a UIKit list makes them: `scrolled` on every frame (like
-/// `scrollViewDidScroll`), then `configure` for each cell that comes on screen (like
-/// `cellForItemAt`).
+/// Calls come in the order a UIKit list makes them: `configure` for each cell that comes on
+/// screen (like `cellForItemAt` during layout, a reused cell still loading its old row), then
+/// `scrolled` with the rows now visible (the next `scrollViewDidScroll`, whose
+/// `indexPathsForVisibleItems` is the layout just made).
 @MainActor
 protocol FeedStrategy: AnyObject {
     /// The key of the strategy in the report.

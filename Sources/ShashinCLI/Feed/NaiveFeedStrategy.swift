@@ -15,7 +15,14 @@ final class NaiveFeedStrategy: FeedStrategy {
     private(set) var sources: [String: Int] = [:]
     private let catalog: FeedCatalog
     private let server: ImageServer
-    private let session = URLSession(configuration: .default)
+    /// No `URLCache` (Foundation on Linux keeps one on disk for default sessions): the baseline
+    /// caches nothing but its dictionary, so every round and every run of it starts cold.
+    private let session: URLSession = {
+        let configuration = URLSessionConfiguration.default
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }()
     private var cache: [Int: Bitmap] = [:]
 
     init(catalog: FeedCatalog, server: ImageServer) {

@@ -104,8 +104,29 @@ public final class ImageBinding {
     /// Makes `request` the one the view wants. Cancels the previous load; shows a memory-cache
     /// hit now; otherwise shows the placeholder and loads — or, with `deferringNetwork`, waits
     /// for ``startDeferredLoad(priority:isolation:)`` (what a fast fling wants). `nil` clears the view.
+    ///
+    /// The request the binding already has (the same image: cache key, headers, cache options
+    /// and policy) while it loads or shows it changes only the priority: the load goes on, the
+    /// view is left as it is (no placeholder, no second download). After a failure it loads again.
     public func setRequest(_ request: ImageRequest?, deferringNetwork: Bool = false,
                            isolation: isolated (any Actor) = #isolation) {
+        if var request, let current = self.request, Self.isSameImage(request, current) {
+            if let priority = options.priority { request.priority = priority }
+            switch state {
+            case .loading:
+                self.request = request
+                task?.priority = request.priority
+                return
+            case .success:
+                self.request = request
+                return
+            case .deferred where deferringNetwork:
+                self.request = request
+                return
+            case .deferred, .failure, .empty:
+                break
+            }
+        }
         cancelLoad()
         generation &+= 1
         guard var request else {
@@ -213,6 +234,12 @@ public final class ImageBinding {
         if shown == .placeholder || (options.keepsCurrentImageWhileLoading && shown == .image) { return }
         shown = .placeholder
         target?.displayPlaceholder(options.placeholder)
+    }
+
+    /// Whether two requests load the same image the same way, so one load serves both.
+    private static func isSameImage(_ lhs: ImageRequest, _ rhs: ImageRequest) -> Bool {
+        lhs.cacheKey == rhs.cacheKey && lhs.options == rhs.options && lhs.cachePolicy == rhs.cachePolicy
+            && JobGraph.fetchKey(for: lhs) == JobGraph.fetchKey(for: rhs)
     }
 
     private func cancelLoad() {

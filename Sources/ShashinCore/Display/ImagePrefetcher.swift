@@ -118,6 +118,17 @@ public final class ImagePrefetcher: Sendable {
         state.withLock { $0.entries[request.cacheKey] != nil }
     }
 
+    /// Whether `request` is loading here now (started, not waiting for a slot): work a view that
+    /// asks for the same image would join.
+    public func isLoading(_ request: ImageRequest) -> Bool {
+        state.withLock { state in
+            switch state.entries[request.cacheKey]?.phase {
+            case .starting?, .running?: true
+            case .waiting?, nil: false
+            }
+        }
+    }
+
     /// Prefetches waiting or loading; 0 when everything asked for is done or stopped.
     public var count: Int { state.withLock { $0.entries.count } }
 

@@ -8,8 +8,11 @@
 ///   network work (their requests wait as ``ImageBinding/State/deferred``);
 /// - when the list slows down or stops, the visible items load at high priority;
 /// - the next items in the scroll direction are prefetched at low priority;
-/// - items that leave the screen while loading drop to the lowest priority and are cancelled
-///   once they are more than ``Policy/keepDistance`` items away.
+/// - items off screen that still load — those that left, and cells a collection view configured
+///   ahead of time — drop below the visible ones (``Policy/prefetchPriority`` ahead,
+///   ``Policy/leftPriority`` otherwise) and are cancelled once they are more than
+///   ``Policy/keepDistance`` items away; a row that left keeps its download even when its cell
+///   is reused at once, and a row that comes back during a fling joins that download.
 ///
 /// ```swift
 /// let loader = VisibleItemsLoader<Post.ID>(pipeline: pipeline, items: posts.map(\.id)) { id in
@@ -105,22 +108,34 @@ public final class VisibleItemsLoader<ID: Hashable> {
 
     /// Shows item `id` through `binding` (a cell's, as the cell is configured or reused): a
     /// memory hit at once; otherwise a load at ``Policy/visiblePriority``, or a deferred request
-    /// while scrolling fast.
+    /// while scrolling fast — unless the item's image is already downloading for the loader (a
+    /// prefetch, or a row that left and came back), which the binding then joins at that work's
+    /// priority.
+    ///
+    /// Call it before or after the ``update(visibleItems:scroll:isolation:)`` that reports the
+    /// item visible: UIKit configures a reused cell before the scroll callback that follows. When
+    /// `binding` still loads another item, the loader keeps that download going at
+    /// ``Policy/leftPriority`` (like any row that left) before the binding moves on.
     public func display(_ id: ID, in binding: ImageBinding, isolation: isolated (any Actor) = #isolation) {
         let key = ObjectIdentifier(binding)
-        if let previous = itemOfBinding[key], bindings[previous]?.binding === binding { bindings[previous] = nil }
+        if let previous = itemOfBinding[key], bindings[previous]?.binding === binding, previous != id {
+            bindings[previous] = nil
+            keepLoading(previous, from: binding)
+        }
         guard var request = makeRequest(id) else {
             itemOfBinding[key] = nil
             binding.setRequest(nil)
             return
         }
         request.priority = policy.visiblePriority
+        let inFlight = heldWorkPriority(for: id)
         binding.setRequest(request, deferringNetwork: !allowsNetwork)
+        // Scrolling fast, yet the image is already on its way: join it rather than drop it.
+        if binding.state == .deferred, let inFlight { binding.startDeferredLoad(priority: inFlight) }
         bindings[id] = WeakBinding(binding: binding)
         itemOfBinding[key] = id
         // After the binding joined the work: a prefetch or kept load in flight hands its download over.
-        if let request = ahead.removeValue(forKey: id) { prefetcher.stopPrefetching(with: [request]) }
-        behind.removeValue(forKey: id)?.cancel()
+        releaseHolds(of: id)
     }
 
     /// Tells the loader what is visible (in any order) and how the list moves; call it on every
@@ -132,41 +147,64 @@ public final class VisibleItemsLoader<ID: Hashable> {
         self.visibleItems = visible
         self.scroll = scroll
         if scroll.velocity > 0 { direction = 1 } else if scroll.velocity < 0 { direction = -1 }
+        let range = visibleRange()
+        let wantedAhead = allowsNetwork ? aheadItems(from: range) : []
+        let wantedAheadSet = Set(wantedAhead)
 
         // Items that left while loading: keep them going, last in line, even when their cells
         // are reused...
         for id in previous.subtracting(visibleSet) where behind[id] == nil {
-            guard let binding = bindings[id]?.binding, binding.state == .loading, var request = binding.request else { continue }
-            binding.priority = policy.leftPriority
-            request.priority = policy.leftPriority
-            if case .inProgress(let task) = pipeline.loadImage(request) { behind[id] = task }
+            guard let binding = bindings[id]?.binding else { continue }
+            keepLoading(id, from: binding)
         }
 
+        // Every bound item off screen (one that left, or a cell a collection view configured
+        // ahead of time) loads below the visible ones, or not at all once too far away.
+        var forgot = false
+        for id in Array(bindings.keys) where !visibleSet.contains(id) {
+            guard let binding = bindings[id]?.binding else {
+                bindings[id] = nil // its cell is gone
+                forgot = true
+                continue
+            }
+            guard binding.state == .loading else { continue }
+            if distance(of: id, from: range) > policy.keepDistance {
+                binding.cancel()
+                continue
+            }
+            let priority = wantedAheadSet.contains(id) ? policy.prefetchPriority : policy.leftPriority
+            if binding.priority != priority { binding.priority = priority }
+        }
+
+        if forgot { itemOfBinding = itemOfBinding.filter { bindings[$0.value]?.binding.map(ObjectIdentifier.init) == $0.key } }
+
         // ...until they are too far away.
-        let range = visibleRange()
         for (id, task) in behind where !visibleSet.contains(id) && (task.isFinished || distance(of: id, from: range) > policy.keepDistance) {
             behind[id] = nil
             task.cancel()
-            if let binding = bindings[id]?.binding, binding.state == .loading { binding.cancel() }
         }
-        var dropped: [ImageRequest] = []
 
-        let wantedAhead = allowsNetwork ? aheadItems(from: range) : []
-        for (id, request) in ahead where !wantedAhead.contains(id) {
+        // A prefetch whose item came on screen waits for the cell's binding to join it.
+        var dropped: [ImageRequest] = []
+        for (id, request) in ahead where !wantedAheadSet.contains(id) && !visibleSet.contains(id) {
             ahead[id] = nil
             dropped.append(request)
         }
         if !dropped.isEmpty { prefetcher.stopPrefetching(with: dropped) }
 
-        guard allowsNetwork else { return }
         for id in visible {
             guard let binding = bindings[id]?.binding else { continue }
-            switch binding.state {
-            case .deferred: binding.startDeferredLoad(priority: policy.visiblePriority)
-            case .loading where binding.priority != policy.visiblePriority: binding.priority = policy.visiblePriority
-            default: break
+            if allowsNetwork {
+                switch binding.state {
+                case .deferred: binding.startDeferredLoad(priority: policy.visiblePriority)
+                case .loading where binding.priority != policy.visiblePriority: binding.priority = policy.visiblePriority
+                default: break
+                }
             }
+            // A visible item its cell still loads (or shows) needs no hold of the loader's.
+            if binding.state != .deferred { releaseHolds(of: id) }
         }
+        guard allowsNetwork else { return }
         var prefetch: [ImageRequest] = []
         for id in wantedAhead where ahead[id] == nil && bindings[id]?.binding == nil {
             guard var request = makeRequest(id) else { continue }
@@ -187,9 +225,37 @@ public final class VisibleItemsLoader<ID: Hashable> {
 
     // MARK: Private
 
-    /// Cells own their bindings; the loader only points at them.
+    /// Cells own their bindings; the loader only points at them. Keep the weak reference the only
+    /// field: with a second stored field, `bindings[missing]?.binding` crashes in
+    /// `swift_weakLoadStrong` in -Onone builds (Swift 6.3.1 on Linux, reproduced standalone).
     private struct WeakBinding {
         weak var binding: ImageBinding?
+    }
+
+    /// Holds the download `binding` runs for `id` at ``Policy/leftPriority``, so it goes on when
+    /// the binding moves to another item (until ``update(visibleItems:scroll:isolation:)`` finds
+    /// the item too far away).
+    private func keepLoading(_ id: ID, from binding: ImageBinding) {
+        guard behind[id] == nil, binding.state == .loading, var request = binding.request else { return }
+        binding.priority = policy.leftPriority
+        request.priority = policy.leftPriority
+        // The hold joins the binding's job before the binding's cancellation reaches the graph
+        // (both go through its serial queue, in this order), so the download is never dropped.
+        if case .inProgress(let task) = pipeline.loadImage(request) { behind[id] = task }
+    }
+
+    /// The priority of the loader's own work for `id` in flight (a kept load or a running
+    /// prefetch), or `nil` when there is none.
+    private func heldWorkPriority(for id: ID) -> ImageRequest.Priority? {
+        if let task = behind[id], !task.isFinished { return policy.leftPriority }
+        if let request = ahead[id], prefetcher.isLoading(request) { return policy.prefetchPriority }
+        return nil
+    }
+
+    /// Lets go of the loader's own work for `id`: a binding that loads the item has joined it.
+    private func releaseHolds(of id: ID) {
+        if let request = ahead.removeValue(forKey: id) { prefetcher.stopPrefetching(with: [request]) }
+        behind.removeValue(forKey: id)?.cancel()
     }
 
     private func reindex() {

@@ -48,10 +48,12 @@ extension HTTPCache {
             var refreshed = stored
             refreshed.response = rules.updating(stored.response, withNotModified: responseHeaders,
                                                 requestTime: requestTime, responseTime: responseTime)
+            let metadata = Self.metadata(of: refreshed.response)
+            let key = exchange.key
             do {
-                // Only onto the entry that was validated: a newer one stored meanwhile keeps its own headers.
-                if isStillStored(stored, key: exchange.key) {
-                    try storage.updateMetadata(Self.metadata(of: refreshed.response), forKey: exchange.key)
+                try await offThePool { [self] in
+                    // Only onto the entry that was validated: a newer one stored meanwhile keeps its own headers.
+                    if isStillStored(stored, key: key) { try storage.updateMetadata(metadata, forKey: key) }
                 }
             } catch { errors.append(error) }
             return serve(refreshed, url: url, source: .revalidated, errors: errors)
@@ -63,7 +65,9 @@ extension HTTPCache {
             var response = StoredResponse(status: http.statusCode, headers: Self.storedHeaders(responseHeaders),
                                           requestHeaders: exchange.headers, requestTime: requestTime, responseTime: responseTime)
             response.credential = Self.credential(of: exchange.headers)
-            do { try storage.store(data, metadata: Self.metadata(of: response), forKey: exchange.key) } catch { errors.append(error) }
+            let metadata = Self.metadata(of: response)
+            let key = exchange.key
+            do { try await offThePool { [storage] in try storage.store(data, metadata: metadata, forKey: key) } } catch { errors.append(error) }
         }
         // A response that may not be stored leaves an older stored one alone (§3: it is simply not stored).
         return HTTPCachedResponse(data: data, response: http, source: .network, isStale: false, storageErrors: errors)
@@ -99,7 +103,7 @@ extension HTTPCache {
             for target in rules.urlsToInvalidate(method: method, url: url, status: http.statusCode,
                                                  responseHeaders: HTTPHeaders(response: http)) {
                 guard let key = Self.storageKey(for: target) else { continue }
-                do { try storage.removeEntry(forKey: key) } catch { errors.append(error) }
+                do { try await offThePool { [storage] in try storage.removeEntry(forKey: key) } } catch { errors.append(error) }
             }
         }
         return HTTPCachedResponse(data: data, response: http, source: .network, isStale: false, storageErrors: errors)

@@ -67,7 +67,8 @@ public final class HTTPCache: DataLoading, Sendable {
     ///   nothing usable is stored, `CancellationError`.
     public func response(for request: URLRequest, policy: HTTPCachePolicy? = nil, maxBytes: Int = 50 << 20,
                          progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in }) async throws -> HTTPCachedResponse {
-        try await execute(plan(for: request, policy: policy, maxBytes: maxBytes), progress: progress)
+        let plan = try await offThePool { try self.plan(for: request, policy: policy, maxBytes: maxBytes) }
+        return try await execute(plan, progress: progress)
     }
 
     /// Answers `request` from storage alone when `policy` and the rules allow it without asking the

@@ -27,16 +27,70 @@ struct ImageBindingTests {
         try await fixture.waitUntilIdle()
     }
 
-    @Test func aHundredRapidReassignmentsEndWithTheLastImage() async throws {
-        let fixture = PipelineFixture(loader: ControlledDataLoader { url in
-            .success(PipelineFixture.imageData(fill: UInt8(url.lastPathComponent)!))
-        })
+    @Test func aHundredRapidReassignmentsEndWithTheLastImageAndLateResultsNeverShow() async throws {
+        let fixture = PipelineFixture { $0.maxConcurrentDownloads = 100 }
         let target = RecordingTarget()
         let binding = ImageBinding(target: target, pipeline: fixture.pipeline)
+        var completions: [UInt8] = []
+        binding.onCompletion = { if case .success(let response) = $0 { completions.append(response.image.pixels[0]) } }
+        // Someone else wants images 1...99 too, so their downloads go on after the view moves on.
+        let others = (1...99).map { fixture.task(PipelineFixture.request("\($0)")) }
         for i in 1...100 { binding.setRequest(PipelineFixture.request("\(i)")) }
+        try await fixture.loader.waitForPendingCount(100)
+
+        // Every earlier image arrives late, before the last one.
+        for i in 1...99 {
+            try await fixture.loader.respond(to: PipelineFixture.url("\(i)"), with: PipelineFixture.imageData(fill: UInt8(i)))
+        }
+        for (i, other) in others.enumerated() { #expect(try await other.image.pixels[0] == UInt8(i + 1)) }
+        fixture.flushGraph() // every late result has reached every task that still waited for it
+        #expect(binding.state == .loading)
+        try await fixture.loader.respond(to: PipelineFixture.url("100"), with: PipelineFixture.imageData(fill: 100))
         try await waitUntil { binding.state == .success(.network) }
         #expect(target.imagesShown == [100])
+        #expect(completions == [100])
         #expect(binding.request?.url == PipelineFixture.url("100"))
+        try await fixture.waitUntilIdle()
+    }
+
+    @Test func settingTheSameRequestWhileLoadingOnlyChangesThePriority() async throws {
+        let fixture = PipelineFixture()
+        let target = RecordingTarget()
+        let binding = ImageBinding(target: target, pipeline: fixture.pipeline, options: .init(placeholder: placeholder))
+        binding.setRequest(PipelineFixture.request("same", priority: .low))
+        try await fixture.loader.waitForPendingCount(1)
+        binding.setRequest(PipelineFixture.request("same", priority: .high))
+        #expect(binding.priority == .high)
+        #expect(binding.state == .loading)
+        fixture.flushGraph()
+        #expect(fixture.loader.cancelledURLs.isEmpty)
+        #expect(fixture.pipeline.activeTaskCount == 1)
+        try await fixture.loader.respond(to: PipelineFixture.url("same"), with: PipelineFixture.imageData(fill: 6))
+        try await waitUntil { binding.state == .success(.network) }
+        #expect(fixture.loader.startCount == 1)
+        #expect(target.history == [.placeholder(fill: 200), .image(fill: 6, transition: .fade(duration: 0.25))])
+        try await fixture.waitUntilIdle()
+    }
+
+    @Test func settingTheShownRequestAgainLeavesTheViewAlone() async throws {
+        let fixture = PipelineFixture()
+        let target = RecordingTarget()
+        let binding = ImageBinding(target: target, pipeline: fixture.pipeline, options: .init(placeholder: placeholder))
+        let request = PipelineFixture.request("shown")
+        binding.setRequest(request)
+        try await fixture.loader.respond(to: request.url!, with: PipelineFixture.imageData(fill: 7))
+        try await waitUntil { binding.state == .success(.network) }
+        fixture.pipeline.removeAllCachedImages() // evicted since: a reload would show the placeholder
+        binding.setRequest(request)
+        binding.setRequest(request, deferringNetwork: true)
+        #expect(binding.state == .success(.network))
+        #expect(target.history == [.placeholder(fill: 200), .image(fill: 7, transition: .fade(duration: 0.25))])
+        #expect(fixture.pipeline.activeTaskCount == 0)
+
+        // Another image loads as usual.
+        binding.setRequest(PipelineFixture.request("other"))
+        #expect(binding.state == .loading)
+        binding.setRequest(nil)
         try await fixture.waitUntilIdle()
     }
 
@@ -50,7 +104,7 @@ struct ImageBindingTests {
         // No suspension point since setRequest: whatever is shown was shown synchronously.
         #expect(target.history == [.image(fill: 9, transition: .none)])
         #expect(binding.state == .success(.memory))
-        #expect(fixture.loader.startCount == 0)
+        #expect(fixture.pipeline.activeTaskCount == 0)
     }
 
     @Test func aMissShowsThePlaceholderThenFadesTheImageIn() async throws {
@@ -102,8 +156,9 @@ struct ImageBindingTests {
         binding.setRequest(request, deferringNetwork: true)
         #expect(binding.state == .deferred)
         #expect(target.history == [.placeholder(fill: 200)])
-        fixture.flushGraph()
-        #expect(fixture.loader.startCount == 0)
+        // No task was made, so nothing can be queued for the network either.
+        #expect(fixture.pipeline.activeTaskCount == 0)
+        #expect(fixture.pipeline.graph.jobCount == 0)
 
         #expect(binding.startDeferredLoad(priority: .high))
         #expect(binding.priority == .high)

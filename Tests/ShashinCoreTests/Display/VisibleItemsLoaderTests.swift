@@ -2,53 +2,79 @@ import Foundation
 import Testing
 @testable import ShashinCore
 
+/// The two orders a view layer calls a ``VisibleItemsLoader`` in on a frame where rows come on
+/// screen: the scroll callback first, or (as UIKit does) the reused cells' configuration first.
+enum CallOrder: String, CaseIterable, CustomTestStringConvertible {
+    case updateThenDisplay, displayThenUpdate
+    var testDescription: String { rawValue }
+}
+
 /// A list of `count` rows whose images are `row-<n>`, and a pool of cells with their bindings.
 @MainActor
 final class ListFixture {
     let fixture: PipelineFixture
     let loader: VisibleItemsLoader<Int>
+    let order: CallOrder
     private var cells: [Int: (RecordingTarget, ImageBinding)] = [:]
     private var pool: [(RecordingTarget, ImageBinding)] = []
 
-    init(count: Int, policy: VisibleItemsLoader<Int>.Policy = .init(),
+    init(count: Int, policy: VisibleItemsLoader<Int>.Policy = .init(), order: CallOrder = .updateThenDisplay,
          configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) {
         fixture = PipelineFixture(configure)
+        self.order = order
         loader = VisibleItemsLoader(pipeline: fixture.pipeline, items: Array(0..<count), policy: policy) { row in
             ImageRequest(url: PipelineFixture.url("row-\(row)"))
         }
     }
 
-    static func row(of url: URL) -> Int { Int(url.lastPathComponent.dropFirst(4))! }
+    /// The row of a `row-<n>` URL; -1 for any other.
+    static func row(of url: URL) -> Int { Int(url.lastPathComponent.dropFirst(4)) ?? -1 }
 
-    /// Scrolls to `visible`: updates the loader, then reuses the cells of rows that left for rows that came.
+    /// Scrolls to `visible`: updates the loader, and reuses the cells of rows that left for rows
+    /// that came, in the fixture's call order.
     func show(_ visible: ClosedRange<Int>, _ scroll: ScrollState) {
-        loader.update(visibleItems: Array(visible), scroll: scroll)
+        if order == .updateThenDisplay { loader.update(visibleItems: Array(visible), scroll: scroll) }
         for row in cells.keys where !visible.contains(row) { pool.append(cells.removeValue(forKey: row)!) }
         for row in visible where cells[row] == nil {
-            let cell = pool.popLast() ?? {
-                let target = RecordingTarget()
-                return (target, ImageBinding(target: target, pipeline: fixture.pipeline))
-            }()
+            let cell = pool.popLast() ?? makeCell()
             cells[row] = cell
             loader.display(row, in: cell.1)
         }
+        if order == .displayThenUpdate { loader.update(visibleItems: Array(visible), scroll: scroll) }
+    }
+
+    /// A cell outside the pool, as a collection view's cell prefetching configures one.
+    func makeCell() -> (RecordingTarget, ImageBinding) {
+        let target = RecordingTarget()
+        return (target, ImageBinding(target: target, pipeline: fixture.pipeline))
     }
 
     func binding(_ row: Int) -> ImageBinding? { cells[row]?.1 }
+
+    /// Downloads of `row` the loader started so far.
+    func starts(of row: Int) -> Int {
+        fixture.loader.startedURLs.filter { $0 == PipelineFixture.url("row-\(row)") }.count
+    }
+
+    var cancelledRows: Set<Int> { Set(fixture.loader.cancelledURLs.map(Self.row)) }
 }
 
 @MainActor
 @Suite("VisibleItemsLoader: scroll-aware loading")
 struct VisibleItemsLoaderTests {
-    @Test func aFastFlingStartsNoDownloadsUntilTheListSlowsDown() async throws {
+    @Test(arguments: CallOrder.allCases)
+    func aFastFlingStartsNoDownloadsUntilTheListSlowsDown(order: CallOrder) async throws {
         var policy = VisibleItemsLoader<Int>.Policy()
         policy.prefetchDistance = 0
-        let list = ListFixture(count: 300, policy: policy)
+        let list = ListFixture(count: 300, policy: policy, order: order)
+        // The list is already flinging when its first rows appear.
+        list.loader.update(visibleItems: [], scroll: ScrollState(phase: .decelerating, velocity: 80))
         for top in stride(from: 0, through: 180, by: 4) {
             list.show(top...(top + 3), ScrollState(phase: .decelerating, velocity: 80))
         }
-        list.fixture.flushGraph()
-        #expect(list.fixture.loader.startCount == 0)
+        // No task was made, so nothing can be queued for the network either.
+        #expect(list.fixture.pipeline.activeTaskCount == 0)
+        #expect(list.fixture.pipeline.graph.jobCount == 0)
         #expect(list.binding(180)?.state == .deferred)
 
         list.show(180...183, .idle)
@@ -69,6 +95,36 @@ struct VisibleItemsLoaderTests {
 
     @Test func itemsAheadInTheScrollDirectionArePrefetchedAtLowPriority() async throws {
         var policy = VisibleItemsLoader<Int>.Policy()
+        policy.prefetchDistance = 2
+        let list = ListFixture(count: 100, policy: policy) { $0.maxConcurrentDownloads = 1 }
+        let busy = list.fixture.task(PipelineFixture.request("busy"))
+        try await list.fixture.loader.waitForPendingCount(1)
+        list.show(10...11, ScrollState(phase: .dragging, velocity: 2))
+        #expect(list.loader.prefetchingItems == [12, 13])
+        // A request at normal priority, queued after all of them.
+        let normal = list.fixture.task(PipelineFixture.request("normal"))
+        try await waitUntil { list.fixture.pipeline.graph.networkQueue.pendingCount == 5 }
+
+        // Released one at a time: the visible rows (high), then the normal request, then the prefetches (low).
+        var order: [String] = []
+        try await list.fixture.loader.respond(to: PipelineFixture.url("busy"), with: PipelineFixture.imageData(fill: 0))
+        for _ in 0..<5 {
+            try await list.fixture.loader.waitForPendingCount(1)
+            let url = list.fixture.loader.pendingURLs[0]
+            order.append(url.lastPathComponent)
+            try await list.fixture.loader.respond(to: url, with: PipelineFixture.imageData(fill: 1))
+        }
+        #expect(Set(order.prefix(2)) == ["row-10", "row-11"])
+        #expect(order[2] == "normal")
+        #expect(Set(order.suffix(2)) == ["row-12", "row-13"])
+        _ = try await busy.image
+        _ = try await normal.image
+        try await waitUntil { list.loader.prefetcher.count == 0 }
+        try await list.fixture.waitUntilIdle()
+    }
+
+    @Test func prefetchingFollowsTheScrollDirectionAndStopsDuringAFling() async throws {
+        var policy = VisibleItemsLoader<Int>.Policy()
         policy.prefetchDistance = 3
         let list = ListFixture(count: 100, policy: policy)
         list.show(10...13, ScrollState(phase: .dragging, velocity: -2))
@@ -84,11 +140,31 @@ struct VisibleItemsLoaderTests {
         try await list.fixture.waitUntilIdle()
     }
 
-    @Test func rowsThatLeftDropToTheLowestPriorityAndAreCancelledFarAway() async throws {
+    @Test(arguments: CallOrder.allCases)
+    func aPrefetchedRowThatComesOnScreenKeepsItsDownload(order: CallOrder) async throws {
+        var policy = VisibleItemsLoader<Int>.Policy()
+        policy.prefetchDistance = 2
+        let list = ListFixture(count: 100, policy: policy, order: order) { $0.maxConcurrentDownloads = 20 }
+        list.show(0...3, ScrollState(phase: .dragging, velocity: 2))
+        try await list.fixture.loader.waitForPendingCount(6) // four rows on screen, two prefetched
+        list.show(2...5, ScrollState(phase: .dragging, velocity: 2))
+        try await list.fixture.loader.waitForPendingCount(8) // rows 6 and 7 prefetched now
+        list.fixture.flushGraph()
+        #expect(list.cancelledRows.isDisjoint(with: [4, 5]))
+        #expect(list.binding(4)?.priority == .high)
+        try await list.fixture.loader.respond(to: PipelineFixture.url("row-4"), with: PipelineFixture.imageData(fill: 4))
+        try await waitUntil { list.binding(4)?.state == .success(.network) }
+        #expect(list.starts(of: 4) == 1)
+        list.loader.stop()
+        list.show(2...5, .idle)
+    }
+
+    @Test(arguments: CallOrder.allCases)
+    func rowsThatLeftDropToTheLowestPriorityAndAreCancelledFarAway(order: CallOrder) async throws {
         var policy = VisibleItemsLoader<Int>.Policy()
         policy.prefetchDistance = 0
         policy.keepDistance = 5
-        let list = ListFixture(count: 100, policy: policy) { $0.maxConcurrentDownloads = 1 }
+        let list = ListFixture(count: 100, policy: policy, order: order) { $0.maxConcurrentDownloads = 1 }
         let busy = list.fixture.task(ImageRequest(url: PipelineFixture.url("busy")))
         try await list.fixture.loader.waitForPendingCount(1)
 
@@ -108,15 +184,20 @@ struct VisibleItemsLoaderTests {
         }
         #expect(Set(order.prefix(4)) == [2, 3, 4, 5])
         #expect(Set(order.suffix(2)) == [0, 1])
+        #expect(list.fixture.loader.cancelledURLs.isEmpty)
+        // The rows that left still reached the memory cache.
+        try await waitUntil { list.loader.leavingItems.isEmpty }
+        #expect(list.fixture.pipeline.cachedImage(for: ImageRequest(url: PipelineFixture.url("row-0"))) != nil)
         _ = try await busy.image
         try await list.fixture.waitUntilIdle()
     }
 
-    @Test func rowsThatLeftAreCancelledBeyondTheKeepDistance() async throws {
+    @Test(arguments: CallOrder.allCases)
+    func rowsThatLeftAreCancelledBeyondTheKeepDistance(order: CallOrder) async throws {
         var policy = VisibleItemsLoader<Int>.Policy()
         policy.prefetchDistance = 0
         policy.keepDistance = 5
-        let list = ListFixture(count: 100, policy: policy) { $0.maxConcurrentDownloads = 20 }
+        let list = ListFixture(count: 100, policy: policy, order: order) { $0.maxConcurrentDownloads = 20 }
         list.show(0...3, .idle)
         try await list.fixture.loader.waitForPendingCount(4)
         list.show(4...7, ScrollState(phase: .dragging, velocity: 4)) // 0...3 left, within 5 rows: kept
@@ -127,8 +208,61 @@ struct VisibleItemsLoaderTests {
 
         list.show(7...10, ScrollState(phase: .dragging, velocity: 4)) // rows 0 and 1 are now 6 and 7 rows away
         #expect(list.loader.leavingItems == [2, 3, 4, 5, 6])
-        try await waitUntil { Set(list.fixture.loader.cancelledURLs.map(ListFixture.row)) == [0, 1] }
+        try await waitUntil { list.cancelledRows == [0, 1] }
         list.loader.stop()
         list.show(7...10, .idle)
+    }
+
+    @Test(arguments: CallOrder.allCases)
+    func aRowFlungBackOnScreenJoinsTheDownloadItLeftBehind(order: CallOrder) async throws {
+        var policy = VisibleItemsLoader<Int>.Policy()
+        policy.prefetchDistance = 0
+        let list = ListFixture(count: 100, policy: policy, order: order) { $0.maxConcurrentDownloads = 20 }
+        list.show(0...3, .idle)
+        try await list.fixture.loader.waitForPendingCount(4)
+        list.show(4...7, ScrollState(phase: .dragging, velocity: 4))  // 0...3 left, kept loading
+        try await list.fixture.loader.waitForPendingCount(8)
+        list.show(0...3, ScrollState(phase: .decelerating, velocity: -80)) // flung back, fast
+        list.fixture.flushGraph()
+        #expect(list.fixture.loader.cancelledURLs.isEmpty)
+        #expect(list.binding(0)?.state == .loading)
+        #expect(list.loader.leavingItems == [4, 5, 6, 7])
+
+        list.show(0...3, .idle)
+        #expect(list.binding(0)?.priority == .high)
+        try await list.fixture.loader.respond(to: PipelineFixture.url("row-0"), with: PipelineFixture.imageData(fill: 9))
+        try await waitUntil { list.binding(0)?.state == .success(.network) }
+        #expect((list.binding(0)?.target as? RecordingTarget)?.imagesShown == [9])
+        #expect(list.starts(of: 0) == 1)
+        #expect(list.fixture.loader.cancelledURLs.isEmpty)
+        list.loader.stop()
+    }
+
+    @Test(arguments: CallOrder.allCases)
+    func aCellConfiguredAheadOfTimeLoadsBelowTheVisibleRows(order: CallOrder) async throws {
+        var policy = VisibleItemsLoader<Int>.Policy()
+        policy.prefetchDistance = 2
+        policy.keepDistance = 5
+        let list = ListFixture(count: 100, policy: policy, order: order) { $0.maxConcurrentDownloads = 20 }
+        list.show(0...3, .idle)
+        // A collection view's cell prefetching configures rows 5 and 8 before they are visible.
+        let ahead = list.makeCell(), farther = list.makeCell()
+        list.loader.display(5, in: ahead.1)
+        list.loader.display(8, in: farther.1)
+        #expect(ahead.1.priority == .high)
+        list.show(0...3, ScrollState(phase: .dragging, velocity: 1))
+        #expect(ahead.1.priority == .low)        // within the prefetch window
+        #expect(farther.1.priority == .veryLow)  // below it, still within the keep distance
+        list.show(0...3, ScrollState(phase: .dragging, velocity: -1))
+        #expect(ahead.1.priority == .veryLow)    // now behind the scroll direction
+        list.show(1...4, ScrollState(phase: .dragging, velocity: 1))
+        #expect(ahead.1.priority == .low)        // ahead again
+        list.loader.update(visibleItems: Array(2...5), scroll: .idle)
+        #expect(ahead.1.priority == .high)       // on screen
+        try await waitUntil { Set(list.fixture.loader.pendingURLs.map(ListFixture.row)).isSuperset(of: [5, 8]) }
+        list.loader.update(visibleItems: Array(20...23), scroll: .idle)
+        #expect(ahead.1.state == .deferred && farther.1.state == .deferred) // too far: cancelled
+        try await waitUntil { list.cancelledRows.isSuperset(of: [5, 8]) }
+        list.loader.stop()
     }
 }

@@ -102,9 +102,10 @@ struct TimedOut: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Polls `condition` until it holds; fails after `timeout` seconds. For waiting on work that runs
+/// Polls `condition` until it holds; fails after `timeout` seconds (generous: the stress test may
+/// share the two cores meanwhile). For waiting on work that runs
 /// on other threads, never for measuring time.
-func eventually(timeout: TimeInterval = 10, _ condition: @escaping () -> Bool,
+func eventually(timeout: TimeInterval = 30, _ condition: @escaping () -> Bool,
                 file: String = #fileID, line: Int = #line) async throws {
     let deadline = Date().addingTimeInterval(timeout)
     while !condition() {

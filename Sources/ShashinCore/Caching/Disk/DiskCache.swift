@@ -12,6 +12,9 @@ import Foundation
 ///   torn bytes; the next open removes what a crash left behind. A file whose size is not its
 ///   row's is a miss.
 /// - Safe to use from many threads. Every `DiskCache` on one folder in a process shares one store.
+///   Lookups share one read transaction of the index for up to 10 ms (it saves a lock and an
+///   unlock of the WAL index per read), so a write by *another process* may go unseen here for
+///   that long; this process's own writes are seen at once, and `flush()` ends the transaction.
 /// - Keys never become paths: files are named from the key's SHA-256. Files are owner-only
 ///   (`0600`) and the folders the cache creates `0700`.
 ///
@@ -162,10 +165,12 @@ public final class DiskCache: DataCaching {
         store.queue.sync { store.trimIfNeeded() }
     }
 
-    /// Writes the access times gathered in memory and waits for background work started so far
+    /// Writes the access times gathered in memory, ends the index's read session (so lookups see
+    /// what other processes wrote until now), and waits for background work started so far
     /// (eviction, reconciling after a crash) to finish.
     public func flush() {
         store.flushAccessTimes()
+        store.locked { store.index.database.endReadSession() }
         store.queue.sync {}
     }
 

@@ -29,10 +29,16 @@ protocol DiskFileSystem: Sendable {
 struct PosixFileSystem: DiskFileSystem {
     func makeDirectory(_ path: String, mode: mode_t) throws(DiskCacheError) {
         if mkdir(path, mode) != 0 && errno != EEXIST { throw .posix("mkdir", path) }
+        // An existing one must be a folder itself, not a symlink planted to lead writes elsewhere.
+        var status = stat()
+        guard lstat(path, &status) == 0 else { throw .posix("lstat", path) }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw .cannotOpen(path: path, reason: "not a folder (a symbolic link or a file is in its place)")
+        }
     }
 
     func writeNewFile(_ path: String, data: Data, sync: Bool) throws(DiskCacheError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .posix("create", path) }
         var failure: DiskCacheError?
         data.withUnsafeBytes { buffer in
@@ -61,15 +67,16 @@ struct PosixFileSystem: DiskFileSystem {
     }
 
     func readFile(_ path: String, expectedSize: Int) throws(DiskCacheError) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Never through a symbolic link: an entry is a plain file the cache wrote, or a miss.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
+            if errno == ENOENT || errno == ELOOP { return nil }
             throw .posix("open", path)
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .posix("stat", path) }
-        guard Int(status.st_size) == expectedSize else { return nil }
+        guard status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) == expectedSize else { return nil }
         guard expectedSize > 0 else { return Data() }
 
         // Uninitialised memory handed to Data without a copy: `Data(count:)` would zero it first.

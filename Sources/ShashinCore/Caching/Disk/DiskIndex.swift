@@ -5,7 +5,8 @@ import Foundation
 /// hash collisions apart. Not thread-safe: `DiskStore` calls it only while holding its lock.
 ///
 /// Columns are ordered so the inline bytes come last: SQLite keeps a large value in overflow
-/// pages and reads them only when a query asks for that column or one after it.
+/// pages and reads them only when a query asks for that column or one after it. A lookup selects
+/// everything but the bytes, then reads them with one copy through a blob handle.
 final class DiskIndex {
     /// One row, without its bytes.
     struct Row {
@@ -23,6 +24,7 @@ final class DiskIndex {
     let database: SQLiteDatabase
     private let selectEntry: SQLiteStatement
     private let selectHead: SQLiteStatement
+    private let selectData: SQLiteStatement
     private let upsertEntry: SQLiteStatement
     private let updateMetadataStatement: SQLiteStatement
     private let touchEntry: SQLiteStatement
@@ -51,8 +53,9 @@ final class DiskIndex {
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY")
         try Self.createSchema(database)
         self.database = database
-        selectEntry = try database.prepare("SELECT key, size, stored_at, file, metadata, data FROM entries WHERE id = ?1")
+        selectEntry = try database.prepare("SELECT key, size, stored_at, file, metadata FROM entries WHERE id = ?1")
         selectHead = try database.prepare("SELECT key, file FROM entries WHERE id = ?1")
+        selectData = try database.prepare("SELECT data FROM entries WHERE id = ?1")
         upsertEntry = try database.prepare("""
             INSERT INTO entries (id, key, size, stored_at, accessed_at, file, metadata, data)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
@@ -70,8 +73,8 @@ final class DiskIndex {
     /// Finalizes the statements and closes the connection, so the file can be moved aside with
     /// nothing of SQLite's still pointing at it by name. Every later call fails.
     func close() {
-        for statement in [selectEntry, selectHead, upsertEntry, updateMetadataStatement, touchEntry, deleteEntry,
-                          deleteEntryWithFile, selectTotals, selectOldest] {
+        for statement in [selectEntry, selectHead, selectData, upsertEntry, updateMetadataStatement, touchEntry,
+                          deleteEntry, deleteEntryWithFile, selectTotals, selectOldest] {
             statement.finalize()
         }
         database.close()
@@ -115,10 +118,23 @@ final class DiskIndex {
 
     /// The entry for `id` if its key is `key`: its row, metadata and inline bytes (nil for a file).
     func entry(id: Int64, key: String) throws(DiskCacheError) -> (size: Int, storedAt: Double, file: String?, metadata: Data?, data: Data?)? {
-        selectEntry.bind(1, id)
-        defer { selectEntry.reset() }
-        guard try selectEntry.step(), selectEntry.string(0) == key else { return nil }
-        return (Int(selectEntry.int64(1)), selectEntry.double(2), selectEntry.string(3), selectEntry.data(4), selectEntry.data(5))
+        let row: (size: Int, storedAt: Double, file: String?, metadata: Data?)
+        do {
+            selectEntry.bind(1, id)
+            defer { selectEntry.reset() }
+            guard try selectEntry.step(), selectEntry.text(0, equals: key) else { return nil }
+            row = (Int(selectEntry.int64(1)), selectEntry.double(2), selectEntry.string(3), selectEntry.data(4))
+        }
+        if row.file != nil { return (row.size, row.storedAt, row.file, row.metadata, nil) }
+        // Inline: the bytes of the same row (in the same transaction: `DiskStore` looks up in a
+        // read session). Bytes of another length than the row's are a miss, as for a file.
+        let data = row.size == 0 ? Data() : try database.readBlob(table: "entries", column: "data", row: id) { () throws(DiskCacheError) in
+            selectData.bind(1, id)
+            defer { selectData.reset() }
+            return try selectData.step() ? selectData.data(0) ?? Data() : Data()
+        }
+        guard data.count == row.size else { return nil }
+        return (row.size, row.storedAt, nil, row.metadata, data)
     }
 
     /// The key and file name stored under `id`, whatever its key.
@@ -180,16 +196,24 @@ final class DiskIndex {
         return (Int(selectTotals.int64(0)), Int(selectTotals.int64(1)))
     }
 
-    /// The count and size of the entries counted row by row (not prepared: run once per open),
-    /// to check the totals row against. Reads no entry's bytes: `size` comes before them.
-    func scannedTotals() throws(DiskCacheError) -> (count: Int, size: Int) {
-        let statement = try database.prepare("SELECT count(*), total(size) FROM entries")
-        guard try statement.step() else { return (0, 0) }
-        return (Int(statement.int64(0)), Int(exactly: statement.double(1).rounded()) ?? -1)
+    /// The totals row and the entries counted row by row, read in one statement (one snapshot;
+    /// not prepared: run once per open), to check one against the other. Reads no entry's bytes:
+    /// `size` comes before them.
+    func totalsAgainstRows() throws(DiskCacheError) -> (kept: (count: Int, size: Int), counted: (count: Int, size: Int)) {
+        database.endReadSession()
+        let statement = try database.prepare("""
+            SELECT (SELECT count FROM totals WHERE id = 0), (SELECT size FROM totals WHERE id = 0), count(*), total(size)
+            FROM entries
+            """)
+        guard try statement.step() else { return ((0, 0), (0, 0)) }
+        return ((Int(statement.int64(0)), Int(statement.int64(1))),
+                (Int(statement.int64(2)), Int(exactly: statement.double(3).rounded()) ?? -1))
     }
 
-    /// The `limit` least recently used rows, oldest first.
+    /// The `limit` least recently used rows, oldest first. Listings and eviction read the latest
+    /// commits, never a read session's snapshot: they end it first.
     func oldest(limit: Int) throws(DiskCacheError) -> [(id: Int64, size: Int, file: String?)] {
+        database.endReadSession()
         selectOldest.bind(1, Int64(limit))
         defer { selectOldest.reset() }
         var rows: [(id: Int64, size: Int, file: String?)] = []
@@ -201,6 +225,7 @@ final class DiskIndex {
 
     /// Every row without its bytes, for listings and reconciling (not prepared: rarely run).
     func allRows() throws(DiskCacheError) -> [Row] {
+        database.endReadSession()
         let statement = try database.prepare("SELECT id, key, size, stored_at, accessed_at, file FROM entries")
         var rows: [Row] = []
         while try statement.step() {
@@ -212,6 +237,7 @@ final class DiskIndex {
 
     /// Every file name the index refers to, with its row's id and size.
     func allFiles() throws(DiskCacheError) -> [(id: Int64, size: Int, file: String)] {
+        database.endReadSession()
         let statement = try database.prepare("SELECT id, size, file FROM entries WHERE file IS NOT NULL")
         var rows: [(id: Int64, size: Int, file: String)] = []
         while try statement.step() {

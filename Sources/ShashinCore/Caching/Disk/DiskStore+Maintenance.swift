@@ -129,7 +129,7 @@ extension DiskStore {
     /// path (a scan of the rows, not of their bytes).
     func verifyTotals() {
         do {
-            let (kept, counted) = try withIndex { index throws(DiskCacheError) in (try index.totals(), try index.scannedTotals()) }
+            let (kept, counted) = try withIndex { index throws(DiskCacheError) in try index.totalsAgainstRows() }
             guard kept != counted else { return }
             try replaceDamagedIndex(.databaseCorrupt(
                 path: indexPath, movedAsideTo: nil,

@@ -42,6 +42,11 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     /// Names in `data/` being written by this process: reconciling must not take them for strays.
     var inFlight: Set<String> = []
     private var lastStamp = 0.0
+    /// Whether a check that ends the index's read session is scheduled.
+    private var readSessionCheckScheduled = false
+    /// Runs that check: made on first use and re-armed for each session (cheaper on the lookup's
+    /// path than a new `asyncAfter` each time).
+    private var readSessionTimer: (any DispatchSourceTimer)?
 
     let queue = DispatchQueue(label: "shashin.disk-cache.maintenance", qos: .utility)
     private let lockDescriptor: Int32
@@ -49,6 +54,11 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     /// How many unwritten access times trigger a write, and how long one may wait.
     static let accessBatchSize = 512
     static let accessFlushDelay: DispatchTimeInterval = .seconds(2)
+    /// How long lookups share one read transaction of the index (`SQLiteDatabase`'s read
+    /// session) before it ends: the longest another process's writes stay unseen here, and the
+    /// longest this process holds back another's checkpoint of the WAL. This process's own writes
+    /// end the session at once.
+    static let readSessionNanoseconds: UInt64 = 10_000_000
 
     init(directory: String, limits: Limits, fileSystem: any DiskFileSystem) throws(DiskCacheError) {
         self.directory = directory
@@ -61,7 +71,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
         // Between processes: each holds a shared lock on `lock` while open; only one that finds
         // itself alone (an exclusive lock granted) may delete files it does not know of.
         let lockPath = directory + "/lock"
-        lockDescriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        lockDescriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard lockDescriptor >= 0 else { throw .cannotOpen(path: lockPath, reason: String(cString: strerror(errno))) }
         let alone = Self.lockExclusively(lockDescriptor)
 
@@ -82,6 +92,8 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
 
     deinit {
         lock.lock()
+        readSessionTimer?.cancel()
+        index.database.endReadSession()
         try? writePendingAccessTimes()
         lock.unlock()
         close(lockDescriptor)
@@ -92,10 +104,14 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     func entry(forKey key: String) throws(DiskCacheError) -> DataCacheEntry? {
         let id = Self.rowID(for: key)
         lock.lock()
+        // Lookups share a read transaction for up to `readSessionNanoseconds`: row and inline
+        // bytes come from one snapshot, and the lock on the WAL index is taken once, not per read.
+        if index.database.beginReadSession() { scheduleReadSessionCheck(after: Self.readSessionNanoseconds) }
         let found: (size: Int, storedAt: Double, file: String?, metadata: Data?, data: Data?)?
         do {
             found = try withIndex { index throws(DiskCacheError) in try index.entry(id: id, key: key) }
         } catch {
+            index.database.endReadSession()
             lock.unlock()
             throw error
         }
@@ -192,6 +208,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     func removeEntry(forKey key: String) throws(DiskCacheError) {
         let id = Self.rowID(for: key)
         let removedFile: String?? = try locked { () throws(DiskCacheError) -> String?? in
+            index.database.endReadSession() // the row as it is now, not as a session saw it
             guard let head = try withIndex({ index throws(DiskCacheError) in try index.head(id: id) }), head.key == key else { return nil }
             try withIndex { index throws(DiskCacheError) in try index.delete(id: id) }
             pendingAccess[id] = nil
@@ -277,6 +294,38 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
         return lastStamp
     }
 
+    /// Ends the index's read session, from another thread, once it is `nanoseconds` old. Called
+    /// under `lock`; one check at a time.
+    private func scheduleReadSessionCheck(after nanoseconds: UInt64) {
+        guard !readSessionCheckScheduled else { return }
+        readSessionCheckScheduled = true
+        let timer: any DispatchSourceTimer
+        if let existing = readSessionTimer {
+            timer = existing
+        } else {
+            timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+            timer.setEventHandler { [weak self] in self?.endReadSessionIfDue() }
+            timer.activate()
+            readSessionTimer = timer
+        }
+        timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)))
+    }
+
+    /// Ends the read session if it has lasted `readSessionNanoseconds`, else checks again when it will
+    /// have (a session ended by a write and a newer one begun meanwhile).
+    func endReadSessionIfDue() {
+        locked {
+            readSessionCheckScheduled = false
+            guard let start = index.database.readSessionStart else { return }
+            let age = DispatchTime.now().uptimeNanoseconds &- start
+            if age >= Self.readSessionNanoseconds {
+                index.database.endReadSession()
+            } else {
+                scheduleReadSessionCheck(after: Self.readSessionNanoseconds - age)
+            }
+        }
+    }
+
     /// Notes a use of row `id` for eviction order. Called under `lock`.
     private func noteAccess(_ id: Int64) {
         pendingAccess[id] = stamp()
@@ -293,10 +342,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
 
     /// The row id for `key`: the first 8 bytes of its SHA-256.
     static func rowID(for key: String) -> Int64 {
-        let digest = SHA256.digest(key)
-        var value: UInt64 = 0
-        for byte in digest.prefix(8) { value = value << 8 | UInt64(byte) }
-        return Int64(bitPattern: value)
+        Int64(bitPattern: SHA256.prefix64(key))
     }
 
     /// A new file name for `key`: from its hash (never from its text) and a random suffix.

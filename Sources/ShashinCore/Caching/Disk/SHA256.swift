@@ -1,10 +1,35 @@
 /// SHA-256 (FIPS 180-4), for naming disk-cache entries by a hash of their key: CryptoKit is not
 /// on Linux, and the core takes no package dependency for one function. Allocation-free apart
-/// from the returned digest: it runs on every cache lookup.
-struct SHA256 {
+/// from the returned digest (and `prefix64` allocates nothing): it runs on every cache lookup.
+/// `package`: `shashin soak` checks the disk cache's entries against the server's bytes with it.
+package struct SHA256 {
+    private typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+
     /// The 32-byte digest of `bytes`.
-    static func digest(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+    package static func digest(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        let state = hash(bytes)
+        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+        var digest = [UInt8](repeating: 0, count: 32)
+        for (index, word) in words.enumerated() {
+            digest[index * 4] = UInt8(truncatingIfNeeded: word >> 24)
+            digest[index * 4 + 1] = UInt8(truncatingIfNeeded: word >> 16)
+            digest[index * 4 + 2] = UInt8(truncatingIfNeeded: word >> 8)
+            digest[index * 4 + 3] = UInt8(truncatingIfNeeded: word)
+        }
+        return digest
+    }
+
+    /// The first 8 bytes of the digest of the UTF-8 bytes of `string`, big-endian: the disk
+    /// cache's row id, without the digest's array.
+    static func prefix64(_ string: String) -> UInt64 {
+        var string = string
+        let state = string.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
+        return UInt64(state.0) << 32 | UInt64(state.1)
+    }
+
+    /// The final state, whose eight words big-endian are the digest.
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> State {
+        var state: State =
             (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
@@ -26,15 +51,7 @@ struct SHA256 {
                 }
             }
         }
-        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
-        var digest = [UInt8](repeating: 0, count: 32)
-        for (index, word) in words.enumerated() {
-            digest[index * 4] = UInt8(truncatingIfNeeded: word >> 24)
-            digest[index * 4 + 1] = UInt8(truncatingIfNeeded: word >> 16)
-            digest[index * 4 + 2] = UInt8(truncatingIfNeeded: word >> 8)
-            digest[index * 4 + 3] = UInt8(truncatingIfNeeded: word)
-        }
-        return digest
+        return state
     }
 
     static func digest(_ bytes: [UInt8]) -> [UInt8] {

@@ -11,6 +11,8 @@ final class SQLiteStatement {
     /// `nil` once finalized (the index closed to be replaced): every call then fails or reads nothing.
     private var statement: OpaquePointer?
     private unowned let database: SQLiteDatabase
+    /// Whether the statement only reads: any other ends the connection's read session first.
+    private let isReadOnly: Bool
     /// The first failed bind since the last reset (a value over SQLite's size limit): `step` throws it.
     private var bindFailure = SQLITE_OK
 
@@ -20,6 +22,7 @@ final class SQLiteStatement {
     init(_ statement: OpaquePointer, database: SQLiteDatabase) {
         self.statement = statement
         self.database = database
+        isReadOnly = sqlite3_stmt_readonly(statement) != 0
     }
 
     deinit { finalize() }
@@ -73,6 +76,7 @@ final class SQLiteStatement {
     func step() throws(DiskCacheError) -> Bool {
         guard bindFailure == SQLITE_OK else { throw database.error(bindFailure, String(cString: sqlite3_errstr(bindFailure))) }
         guard let statement else { throw .database(code: SQLITE_MISUSE, message: "the index was closed") }
+        if !isReadOnly { database.endReadSession() }
         let status = sqlite3_step(statement)
         switch status {
         case SQLITE_ROW: return true
@@ -105,6 +109,16 @@ final class SQLiteStatement {
         guard let statement, let text = sqlite3_column_text(statement, column) else { return nil }
         let count = Int(sqlite3_column_bytes(statement, column))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    /// Whether the column's text is exactly the UTF-8 bytes of `string` (no `String` is made).
+    func text(_ column: Int32, equals string: String) -> Bool {
+        guard let statement, let text = sqlite3_column_text(statement, column) else { return false }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        var string = string
+        return string.withUTF8 { bytes in
+            bytes.count == count && (count == 0 || memcmp(text, bytes.baseAddress!, count) == 0)
+        }
     }
 
     func data(_ column: Int32) -> Data? {

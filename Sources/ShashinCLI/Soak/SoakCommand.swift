@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+
+/// `shashin soak`: many requests through a real pipeline against the embedded server, which
+/// injects faults on a schedule; exits non-zero when an invariant breaks.
+///
+/// Invariants: every request ends exactly once (image, error or cancellation); the pipeline's
+/// task count, background work, jobs and queues return to zero; resident memory at the end is
+/// within `--memory-tolerance` of what it was after warm-up; every disk-cache entry is what the
+/// server sent. See RELIABILITY.md.
+struct SoakCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "soak",
+        abstract: "Load many images through the pipeline while the server injects faults; check nothing leaks or breaks."
+    )
+
+    @Option(help: "Requests in the run.")
+    var requests = 50_000
+
+    @Option(help: "Distinct URLs.")
+    var urls = 3_000
+
+    @Option(help: "Distinct generated images behind the URLs.")
+    var images = 240
+
+    @Option(help: "Share of requests cancelled at a random moment.")
+    var cancelRatio = 0.3
+
+    @Option(help: "Requests in flight at once.")
+    var concurrency = 64
+
+    @Option(help: "The loader's timeout without a byte, in seconds (stalls last longer).")
+    var timeout = 2.0
+
+    @Option(help: "Memory cache limit in MB (small, so it fills during warm-up).")
+    var memoryCacheMB = 16
+
+    @Option(help: "Disk cache limit in MB (small, so it fills during warm-up and evicts from then on).")
+    var diskCacheMB = 8
+
+    @Option(help: "Downloads at once.")
+    var maxConcurrentDownloads = 6
+
+    @Option(help: "Seed of the request plan.")
+    var seed: UInt64 = 1
+
+    @Option(help: "The most resident memory may grow from warm-up to the end, as a fraction.")
+    var memoryTolerance = 0.10
+
+    @Option(help: "Share of the requests that is warm-up: memory is compared from its end. Longer for short runs, whose allocator is still settling.")
+    var warmUp = 0.10
+
+    @Option(help: "Seconds without any request ending before those in flight count as never ending.")
+    var stuckAfter = 120
+
+    @Flag(help: "Print the report as JSON on standard output.")
+    var json = false
+
+    @Flag(help: "No progress lines on standard error.")
+    var quiet = false
+
+    func validate() throws {
+        guard requests > 0, urls > 0, images > 0, concurrency > 0 else { throw ValidationError("counts must be positive") }
+        guard (0...1).contains(cancelRatio) else { throw ValidationError("--cancel-ratio must be between 0 and 1") }
+        guard warmUp > 0, warmUp < 1 else { throw ValidationError("--warm-up must be between 0 and 1") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
+    func run() async throws {
+        var options = SoakRun.Options()
+        options.requests = requests
+        options.urls = urls
+        options.images = images
+        options.cancelRatio = cancelRatio
+        options.concurrency = concurrency
+        options.timeout = timeout
+        options.memoryCacheBytes = memoryCacheMB << 20
+        options.diskCacheBytes = diskCacheMB << 20
+        options.maxConcurrentDownloads = maxConcurrentDownloads
+        options.seed = seed
+        options.memoryTolerance = memoryTolerance
+        options.warmUpShare = warmUp
+        options.stuckAfter = .seconds(stuckAfter)
+        options.showsProgress = !quiet
+        let report = try await SoakRun(options: options).run()
+        print(json ? report.json : report.text)
+        if !report.passed { throw ExitCode(1) }
+    }
+}
