@@ -80,7 +80,7 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "ShashinCoreTests", dependencies: ["ShashinCore"]),
+        .testTarget(name: "ShashinCoreTests", dependencies: ["ShashinCore"], resources: [.copy("Resources")]),
         .testTarget(
             name: "ShashinVipsTests",
             dependencies: ["Shashin"],

@@ -59,7 +59,9 @@ enum DiskIndexFuzzer {
         } catch {
             fuzzFailure("a damaged index left the cache unopenable: \(error)")
         }
-        // Waits for the reconciling the open started, so the folder can go.
+        // Waits for the reconciling the open started (which checks the totals row against the rows),
+        // and again at the end, so the folder can go.
+        cache.flush()
         defer { cache.flush() }
 
         _ = (cache.count, cache.totalSize, cache.recovery)

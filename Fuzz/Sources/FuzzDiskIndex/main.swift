@@ -13,4 +13,6 @@ if let folder = ProcessInfo.processInfo.environment["SHASHIN_FUZZ_MAKE_SEEDS"] {
 }
 // Loaded before the first input, so LeakSanitizer does not count them against it.
 _ = (DiskIndexFuzzer.entryFiles.count, DiskIndexFuzzer.root)
+// Each input's folder goes when it ends; the process's own folder when libFuzzer exits.
+atexit { _ = rmdir(DiskIndexFuzzer.root) }
 runFuzzer(testOneInput)

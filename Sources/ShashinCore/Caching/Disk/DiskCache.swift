@@ -148,8 +148,10 @@ public final class DiskCache: DataCaching {
     /// The number of entries.
     public var count: Int { store.totals.count }
 
-    /// Damage repaired when this folder's store opened, or `nil`: a damaged index is moved
-    /// aside (`DiskCacheError.databaseCorrupt` with where it went) and the cache starts empty.
+    /// The last damage repaired, when this folder's store opened or since, or `nil`: a damaged
+    /// index is moved aside (`DiskCacheError.databaseCorrupt` with where it went) and the cache
+    /// starts again empty. Damage found after opening (a read or write the index refuses) is
+    /// repaired the same way, and the operation runs again on the empty index.
     public var recovery: DiskCacheError? { store.recovery }
 
     /// Every entry without its bytes, most recently used first; for tools (`shashin cache list`).

@@ -42,6 +42,43 @@ public enum DiskCacheError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// The failure means the index itself is damaged, not the disk or the folder: SQLite found
+    /// it corrupt or not a database, or one of our own statements, which a sound index always
+    /// accepts, was refused (a table or column missing, a constraint broken, a value of the wrong
+    /// type), as the disk-index fuzzer found with damaged files that opened cleanly.
+    var isDamage: Bool {
+        switch self {
+        case .databaseCorrupt: return true
+        case .database(let code, _):
+            return [SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_CONSTRAINT, SQLITE_MISMATCH, SQLITE_ERROR, SQLITE_FORMAT]
+                .contains(code & 0xff)
+        default: return false
+        }
+    }
+
+    /// The failure comes from the machine — the disk, the folder's permissions, memory, a lock
+    /// another process holds — rather than from the index's bytes. Opening treats every other
+    /// failure as damage: the disk-index fuzzer found a file whose schema SQLite could not even
+    /// read ("string or blob too big", `SQLITE_TOOBIG`), which no list of damage codes had named.
+    var isEnvironmental: Bool {
+        switch self {
+        case .cannotOpen, .io: return true
+        case .databaseCorrupt: return false
+        case .database(let code, _):
+            return [SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_READONLY, SQLITE_FULL, SQLITE_NOMEM, SQLITE_BUSY, SQLITE_LOCKED,
+                    SQLITE_PERM, SQLITE_AUTH, SQLITE_NOLFS, SQLITE_INTERRUPT].contains(code & 0xff)
+        }
+    }
+
+    /// What SQLite said about the damage.
+    var damageReason: String {
+        switch self {
+        case .databaseCorrupt(_, _, let reason): return reason
+        case .database(_, let message): return message
+        default: return description
+        }
+    }
+
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):

@@ -70,6 +70,16 @@ final class DiskIndex {
         selectOldest = try database.prepare("SELECT id, size, file FROM entries ORDER BY accessed_at LIMIT ?1")
     }
 
+    /// Finalizes the statements and closes the connection, so the file can be moved aside with
+    /// nothing of SQLite's still pointing at it by name. Every later call fails.
+    func close() {
+        for statement in [selectEntry, selectHead, selectData, upsertEntry, updateMetadataStatement, touchEntry,
+                          deleteEntry, deleteEntryWithFile, selectTotals, selectOldest] {
+            statement.finalize()
+        }
+        database.close()
+    }
+
     private static func createSchema(_ database: SQLiteDatabase) throws(DiskCacheError) {
         let version = try database.prepare("PRAGMA user_version")
         let current = try version.step() ? Int(version.int64(0)) : 0
@@ -184,6 +194,20 @@ final class DiskIndex {
         defer { selectTotals.reset() }
         guard try selectTotals.step() else { return (0, 0) }
         return (Int(selectTotals.int64(0)), Int(selectTotals.int64(1)))
+    }
+
+    /// The totals row and the entries counted row by row, read in one statement (one snapshot;
+    /// not prepared: run once per open), to check one against the other. Reads no entry's bytes:
+    /// `size` comes before them.
+    func totalsAgainstRows() throws(DiskCacheError) -> (kept: (count: Int, size: Int), counted: (count: Int, size: Int)) {
+        database.endReadSession()
+        let statement = try database.prepare("""
+            SELECT (SELECT count FROM totals WHERE id = 0), (SELECT size FROM totals WHERE id = 0), count(*), total(size)
+            FROM entries
+            """)
+        guard try statement.step() else { return ((0, 0), (0, 0)) }
+        return ((Int(statement.int64(0)), Int(statement.int64(1))),
+                (Int(statement.int64(2)), Int(exactly: statement.double(3).rounded()) ?? -1))
     }
 
     /// The `limit` least recently used rows, oldest first. Listings and eviction read the latest

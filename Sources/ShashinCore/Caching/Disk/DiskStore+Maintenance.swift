@@ -6,6 +6,11 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+#if canImport(SQLite3)
+import SQLite3
+#else
+import CSQLite
+#endif
 
 /// Opening, reconciling, eviction and access-time writes: the store's work off the caller's path.
 extension DiskStore {
@@ -41,23 +46,49 @@ extension DiskStore {
         if descriptor >= 0 { close(descriptor) }
         do {
             return (try DiskIndex(path: path), nil)
+        } catch where !error.isEnvironmental || !environmentExplains(error, path: path) {
+            return try replaceIndex(at: path, reason: error.damageReason)
         } catch {
-            guard case .databaseCorrupt(_, _, let reason) = error else {
-                throw .cannotOpen(path: path, reason: error.description)
-            }
-            let aside = path + ".damaged"
-            for suffix in ["", "-wal", "-shm"] { unlink(aside + suffix) }
-            guard systemRename(path, aside) == 0 else {
-                throw .cannotOpen(path: path, reason: "damaged (\(reason)) and cannot be moved aside: \(String(cString: strerror(errno)))")
-            }
-            for suffix in ["-wal", "-shm"] { _ = systemRename(path + suffix, aside + suffix) }
-            let fresh = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            if fresh >= 0 { close(fresh) }
-            do {
-                return (try DiskIndex(path: path), .databaseCorrupt(path: path, movedAsideTo: aside, reason: reason))
-            } catch {
-                throw .cannotOpen(path: path, reason: error.description)
-            }
+            throw .cannotOpen(path: path, reason: error.description)
+        }
+    }
+
+    /// Whether the machine bears out an "environmental" failure while opening the index at
+    /// `path`. SQLite says "full" and "read-only" for damaged files too (the disk-index fuzzer
+    /// found both: page numbers run into its page limit; a header's write version above 2), so
+    /// on a disk with room to spare, or with the file and its folder writable, those are damage.
+    static func environmentExplains(_ error: DiskCacheError, path: String) -> Bool {
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        if error.isOutOfSpace {
+            var status = statvfs()
+            guard statvfs(folder.isEmpty ? "/" : folder, &status) == 0 else { return true }
+            return UInt64(status.f_bavail) * UInt64(status.f_frsize) < 16 << 20
+        }
+        if error.isReadOnly {
+            // Only the plain code: the extended ones (a WAL another process cannot let us
+            // recover or lock, a file moved away) are about the machine, not the header.
+            guard case .database(SQLITE_READONLY, _) = error else { return true }
+            return access(path, W_OK) != 0 || access(folder.isEmpty ? "/" : folder, W_OK) != 0
+        }
+        return true
+    }
+
+    /// Moves the damaged index at `path` (with its `-wal` and `-shm`) aside to `<path>.damaged`,
+    /// replacing an earlier one there, and opens an empty index in its place. No connection may
+    /// be open on it.
+    static func replaceIndex(at path: String, reason: String) throws(DiskCacheError) -> (DiskIndex, DiskCacheError) {
+        let aside = path + ".damaged"
+        for suffix in ["", "-wal", "-shm"] { unlink(aside + suffix) }
+        guard systemRename(path, aside) == 0 else {
+            throw .cannotOpen(path: path, reason: "damaged (\(reason)) and cannot be moved aside: \(String(cString: strerror(errno)))")
+        }
+        for suffix in ["-wal", "-shm"] { _ = systemRename(path + suffix, aside + suffix) }
+        let fresh = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if fresh >= 0 { close(fresh) }
+        do {
+            return (try DiskIndex(path: path), .databaseCorrupt(path: path, movedAsideTo: aside, reason: reason))
+        } catch {
+            throw .cannotOpen(path: path, reason: error.description)
         }
     }
 
@@ -67,6 +98,7 @@ extension DiskStore {
     /// missing or of the wrong size go, and so do files no row names (strays, temporary files
     /// of a killed writer). Runs on `queue`, only when this process has the folder to itself.
     func reconcile() {
+        locked { verifyTotals() }
         // Listed before the rows are read: a file renamed into place after this listing is
         // either committed (in the rows) or still being written (in `inFlight`) by then.
         guard let names = try? fileSystem.contentsOfDirectory(dataDirectory) else { return }
@@ -87,6 +119,24 @@ extension DiskStore {
             damaged.filter { (try? index.delete(id: $0.id, file: $0.file)) ?? false }
         }
         for row in gone { fileSystem.removeFile(path(of: row.file)) }
+    }
+
+    /// Replaces the index when its totals row disagrees with its rows counted one by one. Triggers
+    /// keep the two equal in every transaction, so a difference is damage SQLite did not report:
+    /// the disk-index fuzzer found an index whose rows were out of order, where new entries were
+    /// stored and then never found again, and whose totals (1,129 bytes for 8 counted) would have
+    /// kept eviction emptying the cache after every store. Called under `lock`, off the caller's
+    /// path (a scan of the rows, not of their bytes).
+    func verifyTotals() {
+        do {
+            let (kept, counted) = try withIndex { index throws(DiskCacheError) in try index.totalsAgainstRows() }
+            guard kept != counted else { return }
+            try replaceDamagedIndex(.databaseCorrupt(
+                path: indexPath, movedAsideTo: nil,
+                reason: "the totals row (\(kept.count) entries, \(kept.size) bytes) disagrees with the rows (\(counted.count), \(counted.size))"))
+        } catch {
+            // Not damage (a busy or full disk): the next open checks again.
+        }
     }
 
     // MARK: - Eviction

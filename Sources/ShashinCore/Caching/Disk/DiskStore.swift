@@ -27,11 +27,13 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     let directory: String
     let dataDirectory: String
     let fileSystem: any DiskFileSystem
-    /// The damage repaired while opening (a damaged index moved aside), if any.
-    let recovery: DiskCacheError?
+    let indexPath: String
+    /// The last damage repaired (a damaged index moved aside), on opening or since; under `lock`.
+    private var repairedDamage: DiskCacheError?
 
     let lock = NSLock()
-    let index: DiskIndex
+    /// Replaced by an empty index when this one turns out damaged (`withIndex`); under `lock`.
+    private(set) var index: DiskIndex
     var limits: Limits
     /// Access times not yet written to the index, by row id: a read must not wait for a write.
     var pendingAccess: [Int64: Double] = [:]
@@ -73,9 +75,9 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
         guard lockDescriptor >= 0 else { throw .cannotOpen(path: lockPath, reason: String(cString: strerror(errno))) }
         let alone = Self.lockExclusively(lockDescriptor)
 
-        let indexPath = directory + "/index.sqlite"
+        indexPath = directory + "/index.sqlite"
         do {
-            (index, recovery) = try Self.openIndex(at: indexPath)
+            (index, repairedDamage) = try Self.openIndex(at: indexPath)
         } catch {
             close(lockDescriptor)
             throw error
@@ -107,7 +109,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
         if index.database.beginReadSession() { scheduleReadSessionCheck(after: Self.readSessionNanoseconds) }
         let found: (size: Int, storedAt: Double, file: String?, metadata: Data?, data: Data?)?
         do {
-            found = try index.entry(id: id, key: key)
+            found = try withIndex { index throws(DiskCacheError) in try index.entry(id: id, key: key) }
         } catch {
             index.database.endReadSession()
             lock.unlock()
@@ -173,11 +175,13 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
         let replaced: String?
         let totals: (count: Int, size: Int)
         do {
-            (replaced, totals) = try index.database.transaction { () throws(DiskCacheError) in
-                let replaced = try index.head(id: id)?.file
-                try index.upsert(id: id, key: key, size: size, storedAt: now, accessedAt: stamp(now),
-                                 file: file, metadata: metadata, data: data)
-                return (replaced, try index.totals())
+            (replaced, totals) = try withIndex { index throws(DiskCacheError) in
+                try index.database.transaction { () throws(DiskCacheError) in
+                    let replaced = try index.head(id: id)?.file
+                    try index.upsert(id: id, key: key, size: size, storedAt: now, accessedAt: stamp(now),
+                                     file: file, metadata: metadata, data: data)
+                    return (replaced, try index.totals())
+                }
             }
         } catch {
             lock.unlock()
@@ -196,15 +200,17 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     func updateMetadata(_ metadata: Data?, forKey key: String) throws(DiskCacheError) {
         let id = Self.rowID(for: key)
         let now = Date().timeIntervalSince1970
-        _ = try locked { () throws(DiskCacheError) in try index.updateMetadata(id: id, key: key, metadata: metadata, storedAt: now) }
+        _ = try locked { () throws(DiskCacheError) in
+            try withIndex { index throws(DiskCacheError) in try index.updateMetadata(id: id, key: key, metadata: metadata, storedAt: now) }
+        }
     }
 
     func removeEntry(forKey key: String) throws(DiskCacheError) {
         let id = Self.rowID(for: key)
         let removedFile: String?? = try locked { () throws(DiskCacheError) -> String?? in
             index.database.endReadSession() // the row as it is now, not as a session saw it
-            guard let head = try index.head(id: id), head.key == key else { return nil }
-            try index.delete(id: id)
+            guard let head = try withIndex({ index throws(DiskCacheError) in try index.head(id: id) }), head.key == key else { return nil }
+            try withIndex { index throws(DiskCacheError) in try index.delete(id: id) }
             pendingAccess[id] = nil
             return .some(head.file)
         }
@@ -213,7 +219,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
 
     func removeAll() throws(DiskCacheError) {
         let keep = try locked { () throws(DiskCacheError) -> Set<String> in
-            try index.deleteAll()
+            try withIndex { index throws(DiskCacheError) in try index.deleteAll() }
             pendingAccess.removeAll()
             return inFlight
         }
@@ -224,12 +230,14 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     }
 
     var totals: (count: Int, size: Int) {
-        locked { (try? index.totals()) ?? (count: 0, size: 0) }
+        locked { (try? withIndex { index throws(DiskCacheError) in try index.totals() }) ?? (count: 0, size: 0) }
     }
 
     /// Every entry without its bytes, most recently used first.
     func listing() throws(DiskCacheError) -> [DiskCacheEntryInfo] {
-        let (rows, pending) = try locked { () throws(DiskCacheError) in (try index.allRows(), pendingAccess) }
+        let (rows, pending) = try locked { () throws(DiskCacheError) in
+            (try withIndex { index throws(DiskCacheError) in try index.allRows() }, pendingAccess)
+        }
         return rows.map { row in
             DiskCacheEntryInfo(key: row.key, size: row.size,
                                storedAt: Date(timeIntervalSince1970: row.storedAt),
@@ -237,6 +245,35 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
                                storage: row.file.map { .file(name: $0) } ?? .inline)
         }
         .sorted { $0.lastAccess > $1.lastAccess }
+    }
+
+    // MARK: - Damage found after opening
+
+    /// The last damage repaired, on opening or since.
+    var recovery: DiskCacheError? { locked { repairedDamage } }
+
+    /// Runs `body` on the index; the caller holds `lock`. When `body` fails because the index is
+    /// damaged in a way opening did not show (a broken row, page or totals row: the disk-index
+    /// fuzzer found files that open cleanly and then refuse every write), the index is moved
+    /// aside, an empty one takes its place, and `body` runs once more, on that.
+    func withIndex<R>(_ body: (DiskIndex) throws(DiskCacheError) -> R) throws(DiskCacheError) -> R {
+        do {
+            return try body(index)
+        } catch where error.isDamage {
+            try replaceDamagedIndex(error)
+            return try body(index)
+        }
+    }
+
+    /// Closes the damaged index (so SQLite, closing, cannot remove the new one's `-wal` by name),
+    /// moves it aside and opens an empty one. Entries the old index named are lost; their files
+    /// are strays, removed by the next open's reconciling. Called under `lock`.
+    func replaceDamagedIndex(_ damage: DiskCacheError) throws(DiskCacheError) {
+        index.close()
+        pendingAccess.removeAll()
+        let (fresh, repaired) = try Self.replaceIndex(at: indexPath, reason: damage.damageReason)
+        index = fresh
+        repairedDamage = repaired
     }
 
     // MARK: - Helpers

@@ -45,12 +45,25 @@ final class SQLiteDatabase {
         sqlite3_prepare_v3(handle, "COMMIT", -1, UInt32(SQLITE_PREPARE_PERSISTENT), &commitStatement, nil)
     }
 
-    deinit {
+    /// Closed early, to be replaced: every later call fails with `SQLITE_MISUSE`.
+    private(set) var isClosed = false
+
+    deinit { close() }
+
+    /// Ends any read session and closes the connection (once its statements are finalized,
+    /// SQLite closes it at once).
+    func close() {
+        guard !isClosed else { return }
         endReadSession()
         sqlite3_finalize(beginStatement)
         sqlite3_finalize(commitStatement)
+        beginStatement = nil
+        commitStatement = nil
         sqlite3_close_v2(handle)
+        isClosed = true
     }
+
+    private var closedError: DiskCacheError { .database(code: SQLITE_MISUSE, message: "the index was closed") }
 
     // MARK: - Read sessions
 
@@ -92,6 +105,7 @@ final class SQLiteDatabase {
     /// serves one read: the first read of a session (and any read outside one) calls `first`
     /// instead, a `SELECT` of the column; the second opens the handle that the rest move.
     func readBlob(table: String, column: String, row: Int64, first: () throws(DiskCacheError) -> Data) throws(DiskCacheError) -> Data {
+        guard !isClosed else { throw closedError }
         blobReadsInSession += 1
         if blob == nil && (readSessionStart == nil || blobReadsInSession == 1) { return try first() }
         let handle = try blobHandle(table: table, column: column, row: row)
@@ -145,6 +159,7 @@ final class SQLiteDatabase {
 
     /// Runs one or more statements that return no rows we need; ends any read session first.
     func execute(_ sql: String) throws(DiskCacheError) {
+        guard !isClosed else { throw closedError }
         endReadSession()
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &message)
@@ -155,6 +170,7 @@ final class SQLiteDatabase {
     }
 
     func prepare(_ sql: String) throws(DiskCacheError) -> SQLiteStatement {
+        guard !isClosed else { throw closedError }
         var statement: OpaquePointer?
         let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard status == SQLITE_OK, let statement else { throw error(status) }

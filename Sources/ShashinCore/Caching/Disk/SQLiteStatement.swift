@@ -8,7 +8,8 @@ import CSQLite
 /// A prepared statement, reused for the connection's lifetime; used under the same lock as its
 /// `SQLiteDatabase`. Parameters are 1-based and columns 0-based, as in SQLite's C API.
 final class SQLiteStatement {
-    private let statement: OpaquePointer
+    /// `nil` once finalized (the index closed to be replaced): every call then fails or reads nothing.
+    private var statement: OpaquePointer?
     private unowned let database: SQLiteDatabase
     /// Whether the statement only reads: any other ends the connection's read session first.
     private let isReadOnly: Bool
@@ -24,13 +25,21 @@ final class SQLiteStatement {
         isReadOnly = sqlite3_stmt_readonly(statement) != 0
     }
 
-    deinit { sqlite3_finalize(statement) }
+    deinit { finalize() }
+
+    /// Releases the statement now rather than at `deinit`, so its connection can close.
+    func finalize() {
+        if let statement { sqlite3_finalize(statement) }
+        statement = nil
+    }
 
     func bind(_ index: Int32, _ value: Int64) {
+        guard let statement else { return check(SQLITE_MISUSE) }
         check(sqlite3_bind_int64(statement, index, value))
     }
 
     func bind(_ index: Int32, _ value: Double) {
+        guard let statement else { return check(SQLITE_MISUSE) }
         check(sqlite3_bind_double(statement, index, value))
     }
 
@@ -39,6 +48,7 @@ final class SQLiteStatement {
     }
 
     func bind(_ index: Int32, _ value: String?) {
+        guard let statement else { return check(SQLITE_MISUSE) }
         guard var value else { check(sqlite3_bind_null(statement, index)); return }
         // An explicit length: a key may hold NUL characters, which a C string would cut at.
         let status = value.withUTF8 { bytes in
@@ -51,6 +61,7 @@ final class SQLiteStatement {
     }
 
     func bind(_ index: Int32, _ value: Data?) {
+        guard let statement else { return check(SQLITE_MISUSE) }
         guard let value else { check(sqlite3_bind_null(statement, index)); return }
         let status = value.withUnsafeBytes { bytes in
             // A zero-length blob needs `zeroblob` to be a blob rather than NULL.
@@ -64,6 +75,7 @@ final class SQLiteStatement {
     /// Steps once: `true` when a row is ready to read, `false` when the statement is done.
     func step() throws(DiskCacheError) -> Bool {
         guard bindFailure == SQLITE_OK else { throw database.error(bindFailure, String(cString: sqlite3_errstr(bindFailure))) }
+        guard let statement else { throw .database(code: SQLITE_MISUSE, message: "the index was closed") }
         if !isReadOnly { database.endReadSession() }
         let status = sqlite3_step(statement)
         switch status {
@@ -81,26 +93,27 @@ final class SQLiteStatement {
 
     /// Makes the statement ready to run again and drops its bindings (and so the bytes they copied).
     func reset() {
+        bindFailure = SQLITE_OK
+        guard let statement else { return }
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
-        bindFailure = SQLITE_OK
     }
 
-    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+    func int64(_ column: Int32) -> Int64 { statement.map { sqlite3_column_int64($0, column) } ?? 0 }
 
-    func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+    func double(_ column: Int32) -> Double { statement.map { sqlite3_column_double($0, column) } ?? 0 }
 
-    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    func isNull(_ column: Int32) -> Bool { statement.map { sqlite3_column_type($0, column) == SQLITE_NULL } ?? true }
 
     func string(_ column: Int32) -> String? {
-        guard let text = sqlite3_column_text(statement, column) else { return nil }
+        guard let statement, let text = sqlite3_column_text(statement, column) else { return nil }
         let count = Int(sqlite3_column_bytes(statement, column))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     /// Whether the column's text is exactly the UTF-8 bytes of `string` (no `String` is made).
     func text(_ column: Int32, equals string: String) -> Bool {
-        guard let text = sqlite3_column_text(statement, column) else { return false }
+        guard let statement, let text = sqlite3_column_text(statement, column) else { return false }
         let count = Int(sqlite3_column_bytes(statement, column))
         var string = string
         return string.withUTF8 { bytes in
@@ -109,7 +122,7 @@ final class SQLiteStatement {
     }
 
     func data(_ column: Int32) -> Data? {
-        guard !isNull(column) else { return nil }
+        guard let statement, !isNull(column) else { return nil }
         let count = Int(sqlite3_column_bytes(statement, column))
         guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return Data() }
         return Data(bytes: bytes, count: count)
