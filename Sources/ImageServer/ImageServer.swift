@@ -149,8 +149,14 @@ public final class ImageServer: Sendable {
         }
         guard let http else { return }
         handler.isStopping.withLock { $0 = true }
-        await http.stop(timeout: 0)
+        // Cancel first, close after: FlyingFox's own `stop` closes the listening socket while its
+        // accept loop may still be running, and that loop can then call a blocking `accept` on the
+        // descriptor number another server in the process has just been given (seen as a
+        // restart on the same port hanging for minutes). Cancelling ends the accept loop and the
+        // connections; `run` closes the socket only once they are over.
+        runTask?.cancel()
         await runTask?.value
+        await http.stop(timeout: 0)
     }
 
     /// Starts (unless running) and suspends until ``stop()`` is called or the calling task is
