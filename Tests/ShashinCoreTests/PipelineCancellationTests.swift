@@ -32,10 +32,13 @@ struct PipelineCancellationTests {
 
     @Test func cancellingAQueuedTaskFreesItsSlotAndNeverDownloads() async throws {
         let fixture = PipelineFixture { $0.maxConcurrentDownloads = 1 }
+        // Tasks reach the graph asynchronously: let "busy" take the only slot before the others
+        // are made, and let both of them be queued before one is cancelled.
         let busy = fixture.task(ImageRequest(url: PipelineFixture.url("busy")))
+        try await fixture.loader.waitForPendingCount(1)
         let queued = fixture.task(ImageRequest(url: PipelineFixture.url("queued")))
         let next = fixture.task(ImageRequest(url: PipelineFixture.url("next")))
-        try await fixture.loader.waitForPendingCount(1)
+        try await eventually { fixture.pipeline.graph.networkQueue.pendingCount == 2 }
         queued.cancel()
         try await eventually { fixture.pipeline.graph.networkQueue.pendingCount == 1 }
         try await fixture.loader.respond(to: PipelineFixture.url("busy"), with: imageData)

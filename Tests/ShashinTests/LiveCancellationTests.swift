@@ -36,6 +36,8 @@ struct LiveCancellationTests {
         let fixture = try await LiveFixture.start { $0.maxConcurrentDownloads = 1 }
         // Long enough that, even in a sanitizer build, the two below queue up behind it before it ends.
         let busy = fixture.task(ImageRequest(url: fixture.serveImage("/busy.jpg", latency: .milliseconds(1500))))
+        // Tasks reach the graph asynchronously: "busy" must hold the only slot before the others exist.
+        try await waitFor { fixture.server.requestCount(for: "/busy.jpg") == 1 }
         let queued = fixture.task(ImageRequest(url: fixture.serveImage("/queued.jpg")))
         let next = fixture.task(ImageRequest(url: fixture.serveImage("/next.jpg")))
         try await waitFor { fixture.server.inFlight == 1 && fixture.pipeline.graph.networkQueue.pendingCount == 2 }
