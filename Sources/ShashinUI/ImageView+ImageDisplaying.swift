@@ -1,14 +1,16 @@
 // Apple platforms only; compiles to nothing elsewhere. Not compiled on this project's Linux CI.
+// Needs Swift 6.2 (Xcode 26) for the main-actor isolated conformances below.
+#if !compiler(>=6.2) && (canImport(UIKit) || canImport(AppKit))
+#error("ShashinUI needs Swift 6.2 or later (Xcode 26): its views conform to ImageDisplaying on the main actor (SE-0470).")
+#endif
 #if canImport(UIKit)
 import UIKit
 import Shashin
 
 /// A `UIImageView` shows what an `ImageBinding` loads, on the main actor.
 ///
-/// From Swift 6.2 the conformance is main-actor isolated (SE-0470): using a `UIImageView` as an
-/// `ImageDisplaying` (making its binding, say) off the main actor does not compile. Older
-/// compilers get `nonisolated` requirements that trap when called off the main actor.
-#if compiler(>=6.2)
+/// The conformance is main-actor isolated (SE-0470, Swift 6.2): using a `UIImageView` as an
+/// `ImageDisplaying` (making its binding, say) off the main actor does not compile.
 extension UIImageView: @MainActor ImageDisplaying {
     public func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
         shashinDisplay(image, transition: transition, contentMode: contentMode)
@@ -22,24 +24,9 @@ extension UIImageView: @MainActor ImageDisplaying {
         self.image = image
     }
 }
-#else
-extension UIImageView: ImageDisplaying {
-    public nonisolated func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
-        MainActor.assumeIsolated { shashinDisplay(image, transition: transition, contentMode: contentMode) }
-    }
-
-    public nonisolated func displayPlaceholder(_ placeholder: PlatformImage?) {
-        MainActor.assumeIsolated { self.image = placeholder }
-    }
-
-    public nonisolated func displayFailure(_ image: PlatformImage?, error: any Error) {
-        MainActor.assumeIsolated { self.image = image }
-    }
-}
-#endif
 
 extension UIImageView {
-    /// Shows `image`, cross-dissolving for a fade; the body of `display` on every compiler.
+    /// Shows `image`, cross-dissolving for a fade.
     fileprivate func shashinDisplay(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
         if let contentMode { self.contentMode = contentMode.viewContentMode }
         switch transition {
@@ -69,7 +56,6 @@ import AppKit
 import Shashin
 
 /// An `NSImageView` shows what an `ImageBinding` loads, on the main actor; see the UIKit notes.
-#if compiler(>=6.2)
 extension NSImageView: @MainActor ImageDisplaying {
     public func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
         shashinDisplay(image, transition: transition, contentMode: contentMode)
@@ -83,24 +69,9 @@ extension NSImageView: @MainActor ImageDisplaying {
         self.image = image
     }
 }
-#else
-extension NSImageView: ImageDisplaying {
-    public nonisolated func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
-        MainActor.assumeIsolated { shashinDisplay(image, transition: transition, contentMode: contentMode) }
-    }
-
-    public nonisolated func displayPlaceholder(_ placeholder: PlatformImage?) {
-        MainActor.assumeIsolated { self.image = placeholder }
-    }
-
-    public nonisolated func displayFailure(_ image: PlatformImage?, error: any Error) {
-        MainActor.assumeIsolated { self.image = image }
-    }
-}
-#endif
 
 extension NSImageView {
-    /// Shows `image`, with a layer fade for a fade; the body of `display` on every compiler.
+    /// Shows `image`, with a layer fade for a fade.
     fileprivate func shashinDisplay(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
         if let contentMode { self.imageScaling = contentMode.imageScaling }
         switch transition {
