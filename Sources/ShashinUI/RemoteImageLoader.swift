@@ -22,9 +22,10 @@ public enum RemoteImagePhase {
 }
 
 /// The observable state behind ``RemoteImage``: an `ImageBinding` whose target publishes a
-/// phase. Use it directly for views that draw the image themselves.
+/// phase. Use it directly for views that draw the image themselves. Its `ImageDisplaying`
+/// conformance is main-actor isolated (Swift 6.2, like the image views').
 @MainActor
-public final class RemoteImageLoader: ObservableObject, ImageDisplaying {
+public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplaying {
     /// The current phase.
     @Published public private(set) var phase: RemoteImagePhase = .empty
     private var binding: ImageBinding?
@@ -32,9 +33,13 @@ public final class RemoteImageLoader: ObservableObject, ImageDisplaying {
     /// Creates an idle loader.
     public init() {}
 
-    /// Loads `request` through `pipeline`, cancelling the previous load; a memory hit becomes
-    /// `.success` before this returns.
+    /// Loads `request` through `pipeline`, cancelling the previous load (on whichever pipeline);
+    /// a memory hit becomes `.success` before this returns.
     public func load(_ request: ImageRequest?, pipeline: ImagePipeline = .shared) {
+        if let binding, binding.pipeline !== pipeline {
+            binding.cancel()
+            self.binding = nil
+        }
         let binding = self.binding ?? ImageBinding(target: self, pipeline: pipeline, options: .init(transition: .none))
         self.binding = binding
         binding.setRequest(request)
@@ -45,26 +50,24 @@ public final class RemoteImageLoader: ObservableObject, ImageDisplaying {
         binding?.cancel()
     }
 
-    public nonisolated func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
-        MainActor.assumeIsolated {
-            #if canImport(UIKit)
-            phase = .success(Image(uiImage: image))
-            #else
-            phase = .success(Image(nsImage: image))
-            #endif
-        }
+    public func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
+        #if canImport(UIKit)
+        phase = .success(Image(uiImage: image))
+        #else
+        phase = .success(Image(nsImage: image))
+        #endif
     }
 
-    public nonisolated func displayPlaceholder(_ placeholder: PlatformImage?) {
-        MainActor.assumeIsolated { phase = .loading }
+    public func displayPlaceholder(_ placeholder: PlatformImage?) {
+        phase = .loading
     }
 
-    public nonisolated func displayFailure(_ image: PlatformImage?, error: any Error) {
-        MainActor.assumeIsolated { phase = .failure(error) }
+    public func displayFailure(_ image: PlatformImage?, error: any Error) {
+        phase = .failure(error)
     }
 
-    public nonisolated func clearImage() {
-        MainActor.assumeIsolated { phase = .empty }
+    public func clearImage() {
+        phase = .empty
     }
 }
 #endif
