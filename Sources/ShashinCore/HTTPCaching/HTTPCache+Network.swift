@@ -51,9 +51,9 @@ extension HTTPCache {
             let metadata = Self.metadata(of: refreshed.response)
             let key = exchange.key
             do {
-                try await offThePool { [self] in
-                    // Only onto the entry that was validated: a newer one stored meanwhile keeps its own headers.
-                    if isStillStored(stored, key: key) { try storage.updateMetadata(metadata, forKey: key) }
+                // Only onto the entry that was validated: a newer one stored meanwhile keeps its own headers.
+                _ = try await offThePool { [storage] in
+                    try storage.updateMetadata(metadata, forKey: key, ifCurrent: stored.metadata)
                 }
             } catch { errors.append(error) }
             return serve(refreshed, url: url, source: .revalidated, errors: errors)
@@ -71,13 +71,6 @@ extension HTTPCache {
         }
         // A response that may not be stored leaves an older stored one alone (§3: it is simply not stored).
         return HTTPCachedResponse(data: data, response: http, source: .network, isStale: false, storageErrors: errors)
-    }
-
-    /// Whether `stored` is still what storage holds for `key` (same response times and validator).
-    func isStillStored(_ stored: StoredEntry, key: String) -> Bool {
-        guard let current = try? storage.entry(forKey: key), let metadata = current.metadata,
-              let response = Self.storedResponse(from: metadata) else { return false }
-        return response.responseTime == stored.response.responseTime && response.headers["ETag"] == stored.response.headers["ETag"]
     }
 
     /// Whether two entity tags are the same strong validator (RFC 9110 §8.8.3.2); a weak or

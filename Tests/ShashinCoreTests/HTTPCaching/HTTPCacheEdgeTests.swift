@@ -104,4 +104,16 @@ struct HTTPCacheEdgeTests {
         #expect(stored.data == Data("v2".utf8))
         #expect(HTTPCache.storedResponse(from: stored.metadata!)?.headers["ETag"] == "\"v2\"")
     }
+
+    @Test("a 304 refreshes the stored headers without reading the stored entry again")
+    func notModifiedReadsStorageOnce() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=1", "ETag": "\"v1\""])
+        _ = try await fixture.get()
+        fixture.clock.advance(10)
+        let readsBefore = fixture.storage.entryReads
+        #expect(try await fixture.get().source == .revalidated)
+        #expect(fixture.storage.entryReads == readsBefore + 1) // the lookup, and nothing more
+        #expect(try await fixture.get().source == .cache) // the refreshed headers were stored
+        #expect(fixture.requestCount == 2)
+    }
 }
