@@ -40,8 +40,8 @@ extension HTTPCache {
         let responseHeaders = HTTPHeaders(response: http)
 
         if http.statusCode == 304, let stored, !validators.fields.isEmpty {
-            // §4.3.4: a 304 naming another strong validator does not describe what we hold: ask again, plainly.
-            if let etag = responseHeaders["ETag"], !Self.sameStrongValidator(etag, stored.response.headers["ETag"]) {
+            // §4.3.4: a 304 naming another validator does not describe what we hold: ask again, plainly.
+            if let etag = responseHeaders["ETag"], !Self.identifiesStored(etag, stored.response.headers["ETag"]) {
                 return try await fetch(exchange, validating: nil, conditional: false, errors: errors)
             }
             // The stored response, with the 304's header fields, is now the fresh one.
@@ -71,6 +71,17 @@ extension HTTPCache {
         }
         // A response that may not be stored leaves an older stored one alone (§3: it is simply not stored).
         return HTTPCachedResponse(data: data, response: http, source: .network, isStale: false, storageErrors: errors)
+    }
+
+    /// Whether a 304's entity tag identifies the stored response for update (§4.3.4): a strong one
+    /// must be the stored strong one; a weak one (a 304 with no strong validator) must match the
+    /// stored one by the weak comparison (RFC 9110 §8.8.3.2).
+    static func identifiesStored(_ etag: String, _ storedETag: String?) -> Bool {
+        let etag = etag.trimmingCharacters(in: .whitespaces)
+        guard etag.hasPrefix("W/") else { return sameStrongValidator(etag, storedETag) }
+        guard let storedETag = storedETag?.trimmingCharacters(in: .whitespaces) else { return false }
+        func opaque(_ tag: String) -> Substring { tag.hasPrefix("W/") ? tag.dropFirst(2) : tag[...] }
+        return opaque(etag) == opaque(storedETag)
     }
 
     /// Whether two entity tags are the same strong validator (RFC 9110 §8.8.3.2); a weak or

@@ -116,4 +116,29 @@ struct HTTPCacheEdgeTests {
         #expect(try await fixture.get().source == .cache) // the refreshed headers were stored
         #expect(fixture.requestCount == 2)
     }
+
+    @Test("a 304 with the stored weak ETag refreshes the entry, not a second, unconditional download (§4.3.4)")
+    func notModifiedWithWeakValidator() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=1", "ETag": "W/\"v1\""])
+        _ = try await fixture.get()
+        fixture.clock.advance(10)
+        let answer = try await fixture.get()
+        #expect(answer.source == .revalidated && answer.data == Data("v1".utf8))
+        #expect(fixture.requestCount == 2)
+        #expect(fixture.loader.lastRequest?.value(forHTTPHeaderField: "If-None-Match") == "W/\"v1\"")
+    }
+
+    @Test("a weak ETag on a 304 that is not the stored one is not merged either")
+    func notModifiedWithOtherWeakValidator() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=1", "ETag": "W/\"v1\""])
+        _ = try await fixture.get()
+        fixture.clock.advance(10)
+        fixture.loader.answer { request in
+            request.value(forHTTPHeaderField: "If-None-Match") != nil
+                ? .init(status: 304, headers: ["ETag": "W/\"v2\""])
+                : .init(headers: ["Cache-Control": "max-age=60", "ETag": "W/\"v2\""], body: Data("v2".utf8))
+        }
+        let answer = try await fixture.get()
+        #expect(answer.source == .network && answer.data == Data("v2".utf8))
+    }
 }
