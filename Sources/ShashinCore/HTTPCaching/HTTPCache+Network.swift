@@ -44,9 +44,9 @@ extension HTTPCache {
             if let etag = responseHeaders["ETag"], !Self.identifiesStored(etag, stored.response.headers["ETag"]) {
                 return try await fetch(exchange, validating: nil, conditional: false, errors: errors)
             }
-            // The stored response, with the 304's header fields, is now the fresh one.
+            // The stored response, with the 304's header fields (those worth keeping, §3.1), is now the fresh one.
             var refreshed = stored
-            refreshed.response = rules.updating(stored.response, withNotModified: responseHeaders,
+            refreshed.response = rules.updating(stored.response, withNotModified: Self.storedHeaders(responseHeaders),
                                                 requestTime: requestTime, responseTime: responseTime)
             let metadata = Self.metadata(of: refreshed.response)
             let key = exchange.key

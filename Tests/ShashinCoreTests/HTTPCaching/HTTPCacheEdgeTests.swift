@@ -141,4 +141,23 @@ struct HTTPCacheEdgeTests {
         let answer = try await fixture.get()
         #expect(answer.source == .network && answer.data == Data("v2".utf8))
     }
+
+    @Test("a 304's Set-Cookie and proxy fields are not merged into the stored headers (§3.1)")
+    func notModifiedDoesNotStoreCookies() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=1", "ETag": "\"v1\""])
+        _ = try await fixture.get()
+        let key = try #require(fixture.storage.keys.first)
+        fixture.clock.advance(10)
+        fixture.loader.answer { _ in
+            .init(status: 304, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60", "Set-Cookie": "session=secret",
+                                         "Proxy-Authenticate": "Basic"])
+        }
+        #expect(try await fixture.get().source == .revalidated)
+        let metadata = try #require(try fixture.storage.entry(forKey: key)?.metadata)
+        let stored = try #require(HTTPCache.storedResponse(from: metadata))
+        #expect(stored.headers["Cache-Control"] == "max-age=60")
+        #expect(!stored.headers.contains("Set-Cookie") && !stored.headers.contains("Proxy-Authenticate"))
+        let later = try await fixture.get()
+        #expect(later.source == .cache && later.response.value(forHTTPHeaderField: "Set-Cookie") == nil)
+    }
 }
