@@ -107,6 +107,10 @@ struct DiskCacheStorageTests {
         #expect(try !cache.updateMetadata(Data([1]), forKey: "n", ifCurrent: Data()))
         #expect(try cache.updateMetadata(Data([1]), forKey: "n", ifCurrent: nil))
         #expect(try cache.entry(forKey: "n")?.metadata == Data([1]))
+        try cache.store(payload("e", size: 10), metadata: Data(), forKey: "e")
+        #expect(try !cache.updateMetadata(Data([2]), forKey: "e", ifCurrent: nil))
+        #expect(try cache.updateMetadata(Data([2]), forKey: "e", ifCurrent: Data()))
+        #expect(try cache.entry(forKey: "e")?.metadata == Data([2]))
     }
 
     /// The metadata column of the only row, read straight from the index (not through `entry`).
