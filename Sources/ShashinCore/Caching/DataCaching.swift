@@ -31,8 +31,26 @@ public protocol DataCaching: Sendable {
     func store(_ data: Data, metadata: Data?, forKey key: String) throws
     /// Replaces only the metadata of an existing entry (a 304 refreshing headers); no-op when absent.
     func updateMetadata(_ metadata: Data?, forKey key: String) throws
+    /// Replaces only the metadata of the entry for `key`, and only while its metadata is still
+    /// exactly `expected` (byte for byte): a compare-and-set, so an update meant for one entry never
+    /// lands on a newer one stored meanwhile. Does not read the entry's bytes or count as a use.
+    /// - Returns: whether the metadata was replaced (`false`: no entry, or other metadata).
+    ///
+    /// The default implementation reads the whole entry, then calls `updateMetadata(_:forKey:)`:
+    /// not atomic against a concurrent store. Implementations should do both in one step.
+    func updateMetadata(_ metadata: Data?, forKey key: String, ifCurrent expected: Data?) throws -> Bool
     /// Removes the entry for `key`, if any.
     func removeEntry(forKey key: String) throws
     /// Removes every entry.
     func removeAll() throws
+}
+
+extension DataCaching {
+    /// The compare-and-set of metadata, from `entry(forKey:)` and `updateMetadata(_:forKey:)`:
+    /// reads the bytes and is not atomic; a conformer that can do better should.
+    public func updateMetadata(_ metadata: Data?, forKey key: String, ifCurrent expected: Data?) throws -> Bool {
+        guard let current = try entry(forKey: key), current.metadata == expected else { return false }
+        try updateMetadata(metadata, forKey: key)
+        return true
+    }
 }

@@ -40,20 +40,20 @@ extension HTTPCache {
         let responseHeaders = HTTPHeaders(response: http)
 
         if http.statusCode == 304, let stored, !validators.fields.isEmpty {
-            // §4.3.4: a 304 naming another strong validator does not describe what we hold: ask again, plainly.
-            if let etag = responseHeaders["ETag"], !Self.sameStrongValidator(etag, stored.response.headers["ETag"]) {
+            // §4.3.4: a 304 naming another validator does not describe what we hold: ask again, plainly.
+            if let etag = responseHeaders["ETag"], !Self.identifiesStored(etag, stored.response.headers["ETag"]) {
                 return try await fetch(exchange, validating: nil, conditional: false, errors: errors)
             }
-            // The stored response, with the 304's header fields, is now the fresh one.
+            // The stored response, with the 304's header fields (those worth keeping, §3.1), is now the fresh one.
             var refreshed = stored
-            refreshed.response = rules.updating(stored.response, withNotModified: responseHeaders,
+            refreshed.response = rules.updating(stored.response, withNotModified: Self.storedHeaders(responseHeaders),
                                                 requestTime: requestTime, responseTime: responseTime)
             let metadata = Self.metadata(of: refreshed.response)
             let key = exchange.key
             do {
-                try await offThePool { [self] in
-                    // Only onto the entry that was validated: a newer one stored meanwhile keeps its own headers.
-                    if isStillStored(stored, key: key) { try storage.updateMetadata(metadata, forKey: key) }
+                // Only onto the entry that was validated: a newer one stored meanwhile keeps its own headers.
+                _ = try await offThePool { [storage] in
+                    try storage.updateMetadata(metadata, forKey: key, ifCurrent: stored.metadata)
                 }
             } catch { errors.append(error) }
             return serve(refreshed, url: url, source: .revalidated, errors: errors)
@@ -73,11 +73,15 @@ extension HTTPCache {
         return HTTPCachedResponse(data: data, response: http, source: .network, isStale: false, storageErrors: errors)
     }
 
-    /// Whether `stored` is still what storage holds for `key` (same response times and validator).
-    func isStillStored(_ stored: StoredEntry, key: String) -> Bool {
-        guard let current = try? storage.entry(forKey: key), let metadata = current.metadata,
-              let response = Self.storedResponse(from: metadata) else { return false }
-        return response.responseTime == stored.response.responseTime && response.headers["ETag"] == stored.response.headers["ETag"]
+    /// Whether a 304's entity tag identifies the stored response for update (§4.3.4): a strong one
+    /// must be the stored strong one; a weak one (a 304 with no strong validator) must match the
+    /// stored one by the weak comparison (RFC 9110 §8.8.3.2).
+    static func identifiesStored(_ etag: String, _ storedETag: String?) -> Bool {
+        let etag = etag.trimmingCharacters(in: .whitespaces)
+        guard etag.hasPrefix("W/") else { return sameStrongValidator(etag, storedETag) }
+        guard let storedETag = storedETag?.trimmingCharacters(in: .whitespaces) else { return false }
+        func opaque(_ tag: String) -> Substring { tag.hasPrefix("W/") ? tag.dropFirst(2) : tag[...] }
+        return opaque(etag) == opaque(storedETag)
     }
 
     /// Whether two entity tags are the same strong validator (RFC 9110 §8.8.3.2); a weak or

@@ -8,6 +8,8 @@ extension HTTPCache {
     struct StoredEntry: Sendable {
         var response: StoredResponse
         var data: Data
+        /// The metadata bytes as read: a 304 updates the entry only while storage still holds them.
+        var metadata: Data
     }
 
     /// The stored response for `key` that may answer a request with `headers`: its `Vary` fields
@@ -27,7 +29,7 @@ extension HTTPCache {
         guard entry.data.count <= maxBytes,
               response.credential == Self.credential(of: headers),
               rules.varyMatches(response, requestHeaders: headers) else { return nil }
-        return StoredEntry(response: response, data: entry.data)
+        return StoredEntry(response: response, data: entry.data, metadata: metadata)
     }
 
     /// The stored response as an answer, with its `Age` (§5.1).

@@ -32,6 +32,16 @@ struct DiskCacheEvictionTests {
         #expect(Set(try cache.entries().map(\.key)) == Set((4..<11).map { "\($0)" }))
     }
 
+    @Test func aTrimRatioOfOneWithNoCountLimitTrimsToTheLimit() throws {
+        // Int.max entries × 1.0 is 2^63 as a Double, one past Int.max: converting it back trapped.
+        let cache = try DiskCache(directory: folder.url, sizeLimit: 1000, trimRatio: 1, inlineThreshold: 100, syncsFiles: false)
+        for index in 0..<3 { try cache.store(payload("\(index)", size: 400), metadata: nil, forKey: "\(index)") }
+        cache.trim()
+        cache.flush()
+        #expect(cache.totalSize == 800 && cache.count == 2)
+        #expect(Set(try cache.entries().map(\.key)) == ["1", "2"])
+    }
+
     @Test func containsEntryDoesNotCountAsAUse() throws {
         let cache = try DiskCache(directory: folder.url, limits: testLimits(countLimit: 3), fileSystem: PosixFileSystem())
         for key in ["a", "b", "c"] { try cache.store(Data([1]), metadata: nil, forKey: key) }

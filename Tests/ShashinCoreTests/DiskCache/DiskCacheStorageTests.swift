@@ -93,6 +93,54 @@ struct DiskCacheStorageTests {
         #expect(!cache.containsEntry(forKey: "absent"))
     }
 
+    @Test func metadataIsReplacedOnlyWhileItIsTheExpectedOne() throws {
+        let cache = try makeCache()
+        try cache.store(payload("c", size: 100), metadata: Data("v1".utf8), forKey: "c")
+        #expect(try !cache.updateMetadata(Data("v3".utf8), forKey: "c", ifCurrent: Data("v0".utf8)))
+        #expect(try cache.entry(forKey: "c")?.metadata == Data("v1".utf8))
+        #expect(try cache.updateMetadata(Data("v2".utf8), forKey: "c", ifCurrent: Data("v1".utf8)))
+        #expect(try cache.entry(forKey: "c")?.metadata == Data("v2".utf8))
+        #expect(try !cache.updateMetadata(Data("x".utf8), forKey: "absent", ifCurrent: nil))
+        #expect(!cache.containsEntry(forKey: "absent"))
+        // nil and empty are different metadata.
+        try cache.store(payload("n", size: 10), metadata: nil, forKey: "n")
+        #expect(try !cache.updateMetadata(Data([1]), forKey: "n", ifCurrent: Data()))
+        #expect(try cache.updateMetadata(Data([1]), forKey: "n", ifCurrent: nil))
+        #expect(try cache.entry(forKey: "n")?.metadata == Data([1]))
+        try cache.store(payload("e", size: 10), metadata: Data(), forKey: "e")
+        #expect(try !cache.updateMetadata(Data([2]), forKey: "e", ifCurrent: nil))
+        #expect(try cache.updateMetadata(Data([2]), forKey: "e", ifCurrent: Data()))
+        #expect(try cache.entry(forKey: "e")?.metadata == Data([2]))
+    }
+
+    /// The metadata column of the only row, read straight from the index (not through `entry`).
+    private func storedMetadata(_ cache: DiskCache) throws -> Data? {
+        try cache.store.locked { () throws(DiskCacheError) -> Data? in
+            let statement = try cache.store.index.database.prepare("SELECT metadata FROM entries")
+            return try statement.step() ? statement.data(0) : nil
+        }
+    }
+
+    @Test func replacingMetadataOfAFileEntryDoesNotReadTheFile() throws {
+        let cache = try makeCache()
+        try cache.store(payload("f", size: 40_000), metadata: Data("v1".utf8), forKey: "f")
+        // A read of the bytes would find the file gone, call the entry a miss and drop its row.
+        for name in folder.dataFiles() { try FileManager.default.removeItem(at: folder.url.appendingPathComponent("data/" + name)) }
+        #expect(try cache.updateMetadata(Data("v2".utf8), forKey: "f", ifCurrent: Data("v1".utf8)))
+        #expect(cache.containsEntry(forKey: "f"))
+        #expect(try storedMetadata(cache) == Data("v2".utf8))
+    }
+
+    @Test func replacingMetadataOfAnInlineEntryDoesNotReadTheBytes() throws {
+        let cache = try makeCache()
+        try cache.store(payload("i", size: 500), metadata: Data("v1".utf8), forKey: "i")
+        // Inline bytes of another length than the row's: a read of them is a miss.
+        try cache.store.locked { () throws(DiskCacheError) in try cache.store.index.database.execute("UPDATE entries SET data = x'00'") }
+        #expect(try cache.updateMetadata(Data("v2".utf8), forKey: "i", ifCurrent: Data("v1".utf8)))
+        #expect(try storedMetadata(cache) == Data("v2".utf8))
+        #expect(try cache.entry(forKey: "i") == nil) // the damage was there all along
+    }
+
     @Test func reopeningAfterARestartKeepsEntries() throws {
         weak var firstStore: DiskStore?
         do {

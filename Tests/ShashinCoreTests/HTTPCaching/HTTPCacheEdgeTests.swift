@@ -104,4 +104,60 @@ struct HTTPCacheEdgeTests {
         #expect(stored.data == Data("v2".utf8))
         #expect(HTTPCache.storedResponse(from: stored.metadata!)?.headers["ETag"] == "\"v2\"")
     }
+
+    @Test("a 304 refreshes the stored headers without reading the stored entry again")
+    func notModifiedReadsStorageOnce() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=1", "ETag": "\"v1\""])
+        _ = try await fixture.get()
+        fixture.clock.advance(10)
+        let readsBefore = fixture.storage.entryReads
+        #expect(try await fixture.get().source == .revalidated)
+        #expect(fixture.storage.entryReads == readsBefore + 1) // the lookup, and nothing more
+        #expect(try await fixture.get().source == .cache) // the refreshed headers were stored
+        #expect(fixture.requestCount == 2)
+    }
+
+    @Test("a 304 with the stored weak ETag refreshes the entry, not a second, unconditional download (§4.3.4)")
+    func notModifiedWithWeakValidator() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=1", "ETag": "W/\"v1\""])
+        _ = try await fixture.get()
+        fixture.clock.advance(10)
+        let answer = try await fixture.get()
+        #expect(answer.source == .revalidated && answer.data == Data("v1".utf8))
+        #expect(fixture.requestCount == 2)
+        #expect(fixture.loader.lastRequest?.value(forHTTPHeaderField: "If-None-Match") == "W/\"v1\"")
+    }
+
+    @Test("a weak ETag on a 304 that is not the stored one is not merged either")
+    func notModifiedWithOtherWeakValidator() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=1", "ETag": "W/\"v1\""])
+        _ = try await fixture.get()
+        fixture.clock.advance(10)
+        fixture.loader.answer { request in
+            request.value(forHTTPHeaderField: "If-None-Match") != nil
+                ? .init(status: 304, headers: ["ETag": "W/\"v2\""])
+                : .init(headers: ["Cache-Control": "max-age=60", "ETag": "W/\"v2\""], body: Data("v2".utf8))
+        }
+        let answer = try await fixture.get()
+        #expect(answer.source == .network && answer.data == Data("v2".utf8))
+    }
+
+    @Test("a 304's Set-Cookie and proxy fields are not merged into the stored headers (§3.1)")
+    func notModifiedDoesNotStoreCookies() async throws {
+        let fixture = HTTPCacheFixture(headers: ["Cache-Control": "max-age=1", "ETag": "\"v1\""])
+        _ = try await fixture.get()
+        let key = try #require(fixture.storage.keys.first)
+        fixture.clock.advance(10)
+        fixture.loader.answer { _ in
+            .init(status: 304, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60", "Set-Cookie": "session=secret",
+                                         "Proxy-Authenticate": "Basic"])
+        }
+        #expect(try await fixture.get().source == .revalidated)
+        let metadata = try #require(try fixture.storage.entry(forKey: key)?.metadata)
+        let stored = try #require(HTTPCache.storedResponse(from: metadata))
+        #expect(stored.headers["Cache-Control"] == "max-age=60")
+        #expect(!stored.headers.contains("Set-Cookie") && !stored.headers.contains("Proxy-Authenticate"))
+        let later = try await fixture.get()
+        #expect(later.source == .cache && later.response.value(forHTTPHeaderField: "Set-Cookie") == nil)
+    }
 }

@@ -9,6 +9,7 @@ final class InMemoryDataCache: DataCaching, @unchecked Sendable { // `state` beh
         var entries: [String: DataCacheEntry] = [:]
         var failsWrites = false
         var failsReads = false
+        var entryReads = 0
     }
 
     private let state = Locked(State())
@@ -23,10 +24,14 @@ final class InMemoryDataCache: DataCaching, @unchecked Sendable { // `state` beh
         set { state.withLock { $0.failsReads = newValue } }
     }
 
+    /// How many times `entry(forKey:)` was called: tests check what reads the bytes.
+    var entryReads: Int { state.withLock { $0.entryReads } }
+
     var keys: [String] { state.withLock { Array($0.entries.keys) } }
 
     func entry(forKey key: String) throws -> DataCacheEntry? {
         try state.withLock { state in
+            state.entryReads += 1
             if state.failsReads { throw Failure(operation: "read") }
             return state.entries[key]
         }
@@ -45,6 +50,15 @@ final class InMemoryDataCache: DataCaching, @unchecked Sendable { // `state` beh
         try state.withLock { state in
             if state.failsWrites { throw Failure(operation: "write") }
             state.entries[key]?.metadata = metadata
+        }
+    }
+
+    func updateMetadata(_ metadata: Data?, forKey key: String, ifCurrent expected: Data?) throws -> Bool {
+        try state.withLock { state in
+            if state.failsWrites { throw Failure(operation: "write") }
+            guard let current = state.entries[key], current.metadata == expected else { return false }
+            state.entries[key]?.metadata = metadata
+            return true
         }
     }
 

@@ -200,6 +200,14 @@ public final class DiskCache: DataCaching {
         try store.updateMetadata(metadata, forKey: key)
     }
 
+    /// Replaces the metadata of the entry for `key` (and its `storedAt`) only while it is still
+    /// `expected`, in one write to the index: the entry's bytes are not read, inline or in a file,
+    /// and it does not count as a use.
+    /// - Returns: whether it was replaced.
+    public func updateMetadata(_ metadata: Data?, forKey key: String, ifCurrent expected: Data?) throws -> Bool {
+        try store.updateMetadata(metadata, forKey: key, ifCurrent: expected)
+    }
+
     /// Removes the entry for `key`, if any.
     public func removeEntry(forKey key: String) throws {
         try store.removeEntry(forKey: key)

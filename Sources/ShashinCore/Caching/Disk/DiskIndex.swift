@@ -27,6 +27,7 @@ final class DiskIndex {
     private let selectData: SQLiteStatement
     private let upsertEntry: SQLiteStatement
     private let updateMetadataStatement: SQLiteStatement
+    private let replaceMetadataStatement: SQLiteStatement
     private let touchEntry: SQLiteStatement
     private let deleteEntry: SQLiteStatement
     private let deleteEntryWithFile: SQLiteStatement
@@ -63,6 +64,9 @@ final class DiskIndex {
                 accessed_at = excluded.accessed_at, file = excluded.file, metadata = excluded.metadata, data = excluded.data
             """)
         updateMetadataStatement = try database.prepare("UPDATE entries SET metadata = ?3, stored_at = ?4 WHERE id = ?1 AND key = ?2")
+        // `IS`: NULL matches NULL; blobs compare byte for byte. Neither reads nor rewrites `data`.
+        replaceMetadataStatement = try database.prepare(
+            "UPDATE entries SET metadata = ?3, stored_at = ?4 WHERE id = ?1 AND key = ?2 AND metadata IS ?5")
         touchEntry = try database.prepare("UPDATE entries SET accessed_at = ?2 WHERE id = ?1")
         deleteEntry = try database.prepare("DELETE FROM entries WHERE id = ?1")
         deleteEntryWithFile = try database.prepare("DELETE FROM entries WHERE id = ?1 AND file = ?2")
@@ -73,7 +77,7 @@ final class DiskIndex {
     /// Finalizes the statements and closes the connection, so the file can be moved aside with
     /// nothing of SQLite's still pointing at it by name. Every later call fails.
     func close() {
-        for statement in [selectEntry, selectHead, selectData, upsertEntry, updateMetadataStatement, touchEntry,
+        for statement in [selectEntry, selectHead, selectData, upsertEntry, updateMetadataStatement, replaceMetadataStatement, touchEntry,
                           deleteEntry, deleteEntryWithFile, selectTotals, selectOldest] {
             statement.finalize()
         }
@@ -164,6 +168,17 @@ final class DiskIndex {
         updateMetadataStatement.bind(3, metadata)
         updateMetadataStatement.bind(4, storedAt)
         try updateMetadataStatement.run()
+        return changes > 0
+    }
+
+    /// Replaces the metadata of the entry for `key` while it is still `expected`; `true` when it did.
+    func replaceMetadata(id: Int64, key: String, metadata: Data?, expected: Data?, storedAt: Double) throws(DiskCacheError) -> Bool {
+        replaceMetadataStatement.bind(1, id)
+        replaceMetadataStatement.bind(2, key)
+        replaceMetadataStatement.bind(3, metadata)
+        replaceMetadataStatement.bind(4, storedAt)
+        replaceMetadataStatement.bind(5, expected)
+        try replaceMetadataStatement.run()
         return changes > 0
     }
 

@@ -148,8 +148,8 @@ extension DiskStore {
             trimScheduled = false
             try? writePendingAccessTimes()
             let totals = (try? index.totals()) ?? (count: 0, size: 0)
-            let sizeTarget = Int(Double(limits.sizeLimit) * limits.trimRatio)
-            let countTarget = Int(Double(limits.countLimit) * limits.trimRatio)
+            let sizeTarget = Self.target(limits.sizeLimit, limits.trimRatio)
+            let countTarget = Self.target(limits.countLimit, limits.trimRatio)
             return (sizeTarget, countTarget, totals.size > limits.sizeLimit || totals.count > limits.countLimit)
         }
         guard over else { return }
@@ -178,6 +178,13 @@ extension DiskStore {
             guard let evicted else { return }
             for file in evicted { fileSystem.removeFile(path(of: file)) }
         }
+    }
+
+    /// `ratio` of `limit`. `Double(Int.max)` rounds up to 2^63, which `Int` cannot hold: the
+    /// unlimited count (or size) with a ratio of 1 trapped here.
+    static func target(_ limit: Int, _ ratio: Double) -> Int {
+        let target = Double(limit) * ratio
+        return target < Double(Int.max) ? Int(target) : Int.max
     }
 
     // MARK: - Access times

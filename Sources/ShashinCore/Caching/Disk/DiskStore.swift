@@ -205,6 +205,17 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
         }
     }
 
+    /// One statement on the row: the entry's bytes, inline or in a file, are never read.
+    func updateMetadata(_ metadata: Data?, forKey key: String, ifCurrent expected: Data?) throws(DiskCacheError) -> Bool {
+        let id = Self.rowID(for: key)
+        let now = Date().timeIntervalSince1970
+        return try locked { () throws(DiskCacheError) in
+            try withIndex { index throws(DiskCacheError) in
+                try index.replaceMetadata(id: id, key: key, metadata: metadata, expected: expected, storedAt: now)
+            }
+        }
+    }
+
     func removeEntry(forKey key: String) throws(DiskCacheError) {
         let id = Self.rowID(for: key)
         let removedFile: String?? = try locked { () throws(DiskCacheError) -> String?? in
