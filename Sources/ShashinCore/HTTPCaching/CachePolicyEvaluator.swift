@@ -199,7 +199,11 @@ struct CachePolicyEvaluator: Sendable {
 
     /// `stored` updated by a 304 Not Modified (§4.3.4, §3.2): each field of the 304 replaces the
     /// stored one, except framing and hop-by-hop fields and those named by its `Connection`; the
-    /// request and response times become those of the validation, so the age starts again.
+    /// request and response times become those of the validation, so the age starts again — and a
+    /// stored `Age` goes when the 304 carries none: it measured how long the old response had sat
+    /// in caches before us, while this answer is first-hand (kept, it would leave an entry
+    /// revalidated a moment ago as old as before, stale again at once when that `Age` reached
+    /// its lifetime).
     func updating(_ stored: StoredResponse, withNotModified headers: HTTPHeaders,
                   requestTime: Date, responseTime: Date) -> StoredResponse {
         var excluded = Self.fieldsNotUpdated
@@ -209,6 +213,7 @@ struct CachePolicyEvaluator: Sendable {
         var updated = stored
         let replaced = headers.lowercasedNames.filter { !excluded.contains($0) }
         for name in replaced { updated.headers.remove(name) }
+        if !headers.contains("Age") { updated.headers.remove("age") }
         for field in headers.fields where replaced.contains(field.name.lowercased()) {
             updated.headers.add(field.value, for: field.name)
         }

@@ -223,7 +223,8 @@ package enum HTTPCacheProbe {
         return problems
     }
 
-    /// A 304 replaces the fields it carries, except framing and hop-by-hop ones, and restarts the age.
+    /// A 304 replaces the fields it carries, except framing and hop-by-hop ones, and restarts the
+    /// age (a stored `Age` goes unless the 304 brings one).
     static func checkNotModified(_ stored: StoredResponse, _ notModified: HTTPHeaders, rules: CachePolicyEvaluator, now: Date) -> [String] {
         let updated = rules.updating(stored, withNotModified: notModified, requestTime: now, responseTime: now)
         var problems: [String] = []
@@ -238,6 +239,9 @@ package enum HTTPCacheProbe {
             if updated.headers.values(for: name) != expected {
                 problems.append("after a 304, \(name) is \(updated.headers.values(for: name)), not \(expected)")
             }
+        }
+        if !notModified.contains("Age"), updated.headers.contains("Age") {
+            problems.append("a 304 without Age kept the stored Age \(updated.headers.values(for: "Age"))")
         }
         return problems
     }

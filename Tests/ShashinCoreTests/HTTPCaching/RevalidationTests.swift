@@ -56,6 +56,22 @@ struct RevalidationTests {
         #expect(!evaluator.isFresh(updated, now: F.t0 + 701))
     }
 
+    @Test func notModifiedWithoutAgeRestartsTheAgeOfAResponseThatHadOne() {
+        // §4.3.4, §4.2.3: the stored response came through a cache (Age: 590 of max-age=600); a
+        // first-hand 304 carries no Age, so the refreshed entry is fresh again, not 590 s old.
+        let stored = F.stored([("Cache-Control", "max-age=600"), ("Age", "590"), ("Date", F.at(0)), ("ETag", "\"v1\"")])
+        let updated = evaluator.updating(stored, withNotModified: HTTPHeaders([("Date", F.at(1000)), ("ETag", "\"v1\"")]),
+                                         requestTime: F.t0 + 1000, responseTime: F.t0 + 1000)
+        #expect(!updated.headers.contains("Age"))
+        #expect(evaluator.currentAge(of: updated, now: F.t0 + 1100) == 100)
+        #expect(evaluator.isFresh(updated, now: F.t0 + 1100))
+        // A 304 that came through a cache says how old it is, and that Age is kept.
+        let relayed = evaluator.updating(stored, withNotModified: HTTPHeaders([("Date", F.at(1000)), ("Age", "30")]),
+                                         requestTime: F.t0 + 1000, responseTime: F.t0 + 1000)
+        #expect(relayed.headers["Age"] == "30")
+        #expect(evaluator.currentAge(of: relayed, now: F.t0 + 1000) == 30)
+    }
+
     @Test func notModifiedReplacesEveryLineOfARepeatedField() {
         // §3.2: "replacing field values that are already present"
         let stored = F.stored([("Link", "<a>"), ("Link", "<b>")])
