@@ -23,6 +23,32 @@ struct DiskCacheSymlinkTests {
         #expect(try Data(contentsOf: outside) == Data(repeating: 0x53, count: bytes.count)) // untouched
     }
 
+    @Test("an index row naming a file outside the data folder reads nothing there and removes nothing there")
+    func rowNamingAPathOutside() throws {
+        let root = folder.url.appendingPathComponent("cache-rows")
+        let outside = folder.url.appendingPathComponent("keep-me")
+        let bytes = payload("entry", size: 5000)
+        try Data(repeating: 0x4b, count: bytes.count).write(to: outside) // same size as the entry
+        do {
+            let cache = try DiskCache(directory: root, limits: testLimits(), fileSystem: PosixFileSystem())
+            try cache.store(bytes, metadata: nil, forKey: "k")
+            try cache.store(bytes, metadata: nil, forKey: "j")
+            try cache.flush()
+        }
+        // A tamperer (or damage) points both rows at the outside file.
+        let database = try SQLiteDatabase(path: root.path + "/index.sqlite")
+        for (key, file) in [("k", "../../keep-me"), ("j", "../../keep-me")] {
+            let update = try database.prepare("UPDATE entries SET file = ?2 WHERE id = ?1")
+            update.bind(1, DiskStore.rowID(for: key))
+            update.bind(2, file)
+            try update.run()
+        }
+        let cache = try DiskCache(directory: root, limits: testLimits(), fileSystem: PosixFileSystem())
+        #expect(try cache.entry(forKey: "k") == nil) // read: a miss, not the outside bytes
+        try cache.removeEntry(forKey: "j")            // removed: the row, not the outside file
+        #expect(try Data(contentsOf: outside) == Data(repeating: 0x4b, count: bytes.count))
+    }
+
     @Test("a data folder replaced by a link is refused on open; nothing is written through it")
     func dataFolderLink() throws {
         let root = folder.url.appendingPathComponent("cache2")

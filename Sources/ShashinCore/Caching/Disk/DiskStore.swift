@@ -289,7 +289,15 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
 
     // MARK: - Helpers
 
-    func path(of name: String) -> String { dataDirectory + "/" + name }
+    /// The path of the data folder's file `name`. Names come from this store or from listing the
+    /// data folder, so each is one path component; a name with a `/`, or `.`/`..`, can only come
+    /// from a damaged or tampered index, and maps to a name this store never creates: the row
+    /// reads as a missing file (a miss, and the row goes), and nothing outside the folder is
+    /// read or removed.
+    func path(of name: String) -> String {
+        let isOneComponent = !name.isEmpty && name != "." && name != ".." && !name.utf8.contains(UInt8(ascii: "/"))
+        return dataDirectory + "/" + (isOneComponent ? name : "not-an-entry")
+    }
 
     /// Runs `body` holding `lock`, keeping the error's type (`NSLock.withLock` rethrows `any Error`).
     func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
