@@ -4,8 +4,9 @@
 /// Tell it which items are visible and how the list moves (``update(visibleItems:scroll:isolation:)``,
 /// on every scroll callback), and give it each cell's ``ImageBinding`` when the cell is
 /// configured (``display(_:in:isolation:)``). With the default ``Policy``:
-/// - during a fast fling, cells that fly past show memory-cache hits at once but start no
-///   network work (their requests wait as ``ImageBinding/State/deferred``);
+/// - during a fast fling, cells that fly past show memory-cache hits at once (also an image
+///   that reaches memory while its row is on screen) but start no network work (their requests
+///   wait as ``ImageBinding/State/deferred``);
 /// - when the list slows down or stops, the visible items load at high priority;
 /// - the next items in the scroll direction are prefetched at low priority;
 /// - items off screen that still load — those that left, and cells a collection view configured
@@ -200,6 +201,9 @@ public final class VisibleItemsLoader<ID: Hashable> {
                 case .loading where binding.priority != policy.visiblePriority: binding.priority = policy.visiblePriority
                 default: break
                 }
+            } else if binding.state == .deferred, let request = binding.request {
+                // Still flying: an image another load brought into memory shows now.
+                binding.setRequest(request, deferringNetwork: true)
             }
             // A visible item its cell still loads (or shows) needs no hold of the loader's.
             if binding.state != .deferred { releaseHolds(of: id) }
