@@ -29,6 +29,8 @@ public final class VisibleItemsLoader<ID: Hashable> {
     /// What the loader does as the list moves; every part can be changed.
     public struct Policy: Sendable {
         /// Whether fast scrolling defers network work (memory hits still show). Default `true`.
+        /// Disk-cache hits wait too: decoding one takes tens of milliseconds of the CPU the
+        /// scrolling needs, mostly for rows gone before it ends; they load as the list slows.
         public var defersNetworkWhileScrollingFast = true
         /// Items per second above which scrolling counts as fast. Default 12 (a feed of
         /// 100-point rows scrolled faster than 1,200 points a second).
