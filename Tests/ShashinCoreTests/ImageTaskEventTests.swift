@@ -41,6 +41,45 @@ struct ImageTaskEventTests {
         #expect(progressCount == 1)
     }
 
+    /// A stream opened on one thread while the graph reports progress and the end on another sees
+    /// the same story as any other: `started` first, progress never going back, `finished` last.
+    @Test func aStreamOpenedWhileTheTaskMovesOnStillSeesItsEventsInOrder() async throws {
+        let fixture = PipelineFixture()
+        let graph = fixture.pipeline.graph
+        var misordered: [[String]] = []
+        for _ in 0..<20_000 {
+            graph.taskDidStart() // balanced by the task's finish
+            let task = ImageTask(id: 0, request: ImageRequest(url: url), graph: graph)
+            task.didStart()
+            task.didProgress(ImageTask.Progress(completed: 1, total: 3))
+            let opened = Locked<AsyncStream<ImageTask.Event>?>(nil)
+            DispatchQueue.concurrentPerform(iterations: 2) { side in
+                if side == 0 {
+                    let events = task.events
+                    opened.withLock { $0 = events }
+                } else {
+                    task.didProgress(ImageTask.Progress(completed: 2, total: 3))
+                    task.finish(.failure(CancellationError()))
+                }
+            }
+            var story: [String] = []
+            for await event in opened.current! {
+                switch event {
+                case .started: story.append("started")
+                case .progress(let progress): story.append("progress \(progress.completed)")
+                case .diskCacheFailed: story.append("diskCacheFailed")
+                case .finished: story.append("finished")
+                }
+            }
+            let progress = story.filter { $0.hasPrefix("progress") }
+            if story.first != "started" || story.last != "finished" || progress != progress.sorted() {
+                misordered.append(story)
+            }
+        }
+        #expect(misordered.isEmpty)
+        #expect(fixture.pipeline.activeTaskCount == 0)
+    }
+
     @Test func aCancelledTaskFinishesItsEventsWithCancellation() async throws {
         let fixture = PipelineFixture()
         let task = fixture.task(ImageRequest(url: url))

@@ -107,7 +107,8 @@ public final class ImageBinding {
     ///
     /// The request the binding already has (the same image: cache key, headers, cache options
     /// and policy) while it loads or shows it changes only the priority: the load goes on, the
-    /// view is left as it is (no placeholder, no second download). After a failure it loads again.
+    /// view is left as it is (no placeholder, no second download). After a failure it loads again;
+    /// while deferred, it shows the image if it has reached the memory cache since.
     public func setRequest(_ request: ImageRequest?, deferringNetwork: Bool = false,
                            isolation: isolated (any Actor) = #isolation) {
         if var request, let current = self.request, Self.isSameImage(request, current) {
@@ -120,7 +121,8 @@ public final class ImageBinding {
             case .success:
                 self.request = request
                 return
-            case .deferred where deferringNetwork:
+            case .deferred where deferringNetwork && pipeline.cachedImage(for: request) == nil:
+                // Still waiting; an image that reached memory meanwhile is shown below instead.
                 self.request = request
                 return
             case .deferred, .failure, .empty:

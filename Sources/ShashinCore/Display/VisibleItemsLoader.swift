@@ -4,8 +4,9 @@
 /// Tell it which items are visible and how the list moves (``update(visibleItems:scroll:isolation:)``,
 /// on every scroll callback), and give it each cell's ``ImageBinding`` when the cell is
 /// configured (``display(_:in:isolation:)``). With the default ``Policy``:
-/// - during a fast fling, cells that fly past show memory-cache hits at once but start no
-///   network work (their requests wait as ``ImageBinding/State/deferred``);
+/// - during a fast fling, cells that fly past show memory-cache hits at once (also an image
+///   that reaches memory while its row is on screen) but start no network work (their requests
+///   wait as ``ImageBinding/State/deferred``);
 /// - when the list slows down or stops, the visible items load at high priority;
 /// - the next items in the scroll direction are prefetched at low priority;
 /// - items off screen that still load — those that left, and cells a collection view configured
@@ -28,6 +29,8 @@ public final class VisibleItemsLoader<ID: Hashable> {
     /// What the loader does as the list moves; every part can be changed.
     public struct Policy: Sendable {
         /// Whether fast scrolling defers network work (memory hits still show). Default `true`.
+        /// Disk-cache hits wait too: decoding one takes tens of milliseconds of the CPU the
+        /// scrolling needs, mostly for rows gone before it ends; they load as the list slows.
         public var defersNetworkWhileScrollingFast = true
         /// Items per second above which scrolling counts as fast. Default 12 (a feed of
         /// 100-point rows scrolled faster than 1,200 points a second).
@@ -200,6 +203,9 @@ public final class VisibleItemsLoader<ID: Hashable> {
                 case .loading where binding.priority != policy.visiblePriority: binding.priority = policy.visiblePriority
                 default: break
                 }
+            } else if binding.state == .deferred, let request = binding.request {
+                // Still flying: an image another load brought into memory shows now.
+                binding.setRequest(request, deferringNetwork: true)
             }
             // A visible item its cell still loads (or shows) needs no hold of the loader's.
             if binding.state != .deferred { releaseHolds(of: id) }

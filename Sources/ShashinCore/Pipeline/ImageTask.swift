@@ -120,20 +120,20 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// stream first replays what already happened (started, the latest progress, the end).
     public var events: AsyncStream<Event> {
         AsyncStream { continuation in
-            let (replay, isDone, streamID) = state.withLock { state -> ([Event], Bool, Int?) in
-                var replay: [Event] = []
-                if state.hasStarted { replay.append(.started) }
-                if let progress = state.lastProgress { replay.append(.progress(progress)) }
+            // The replay is yielded under the lock, so no event the graph sends meanwhile (from
+            // another thread) overtakes it; yielding only buffers, it never calls back into the task.
+            let (isDone, streamID) = state.withLock { state -> (Bool, Int?) in
+                if state.hasStarted { continuation.yield(.started) }
+                if let progress = state.lastProgress { continuation.yield(.progress(progress)) }
                 if let result = state.result {
-                    replay.append(.finished(result))
-                    return (replay, true, nil)
+                    continuation.yield(.finished(result))
+                    return (true, nil)
                 }
                 let id = state.nextStreamID
                 state.nextStreamID += 1
                 state.eventStreams[id] = continuation
-                return (replay, false, id)
+                return (false, id)
             }
-            for event in replay { continuation.yield(event) }
             if isDone {
                 continuation.finish()
             } else if let streamID {
@@ -194,22 +194,26 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
             guard state.result == nil else { return nil }
             state.result = result
             defer { state.waiters = []; state.eventStreams = [:] }
+            // Yielded in the same critical section as every other event, so it stays the last.
+            for stream in state.eventStreams.values { stream.yield(.finished(result)) }
             return (state.waiters, Array(state.eventStreams.values))
         }
         guard let (waiters, streams) = delivery else { return false }
         // The count drops before anyone resumes, so a caller that awaited the task sees it at 0.
         graph.taskDidEnd()
         for waiter in waiters { waiter.resume(with: result) }
-        for stream in streams { stream.yield(.finished(result)); stream.finish() }
+        // Outside the lock: finishing runs the stream's termination handler, which takes it.
+        for stream in streams { stream.finish() }
         return true
     }
 
+    /// Sends `event` to every stream in the critical section that records it, so streams see
+    /// events in the order the task recorded them, and a stream's replay is never overtaken.
     private func broadcast(_ event: Event, _ update: (inout State) -> Void) {
-        let streams = state.withLock { state -> [AsyncStream<Event>.Continuation] in
-            guard state.result == nil else { return [] }
+        state.withLock { state in
+            guard state.result == nil else { return }
             update(&state)
-            return Array(state.eventStreams.values)
+            for stream in state.eventStreams.values { stream.yield(event) }
         }
-        for stream in streams { stream.yield(event) }
     }
 }

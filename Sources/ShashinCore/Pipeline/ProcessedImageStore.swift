@@ -73,9 +73,12 @@ final class ProcessedImageStore: Sendable {
     }
 
     /// Encodes and stores `image` in the background, with the HTTP metadata of `urlResponse`;
-    /// nothing is stored when that response may not be (`no-store`, for instance).
+    /// nothing is stored when that response may not be (`no-store`, for instance), nor without a
+    /// response (an original from the memory cache, whose rules are unknown).
     func storeInBackground(_ image: PlatformImage, originalFormat: ImageFormat?, urlResponse: URLResponse?,
                            request: ImageRequest, cacheKey: ImageCacheKey) {
+        // Stored without metadata, a result would be served forever, whatever the original allowed.
+        guard let urlResponse else { return }
         let headers = HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:])
         var metadata: Data?
         if let http = urlResponse as? HTTPURLResponse {

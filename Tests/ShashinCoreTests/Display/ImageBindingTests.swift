@@ -172,6 +172,23 @@ struct ImageBindingTests {
         #expect(other.state == .success(.memory))
     }
 
+    @Test func aDeferredRequestSetAgainShowsTheImageThatReachedMemoryMeanwhile() async throws {
+        let fixture = PipelineFixture()
+        let target = RecordingTarget()
+        let binding = ImageBinding(target: target, pipeline: fixture.pipeline, options: .init(placeholder: placeholder))
+        let request = PipelineFixture.request("avatar")
+        binding.setRequest(request, deferringNetwork: true)
+        #expect(binding.state == .deferred)
+        binding.setRequest(request, deferringNetwork: true) // still not in memory: nothing changes
+        #expect(target.history == [.placeholder(fill: 200)])
+        // Another view loaded the same image (the same avatar on another row).
+        fixture.cache.store(TestImages.makeImage(width: 2, height: 2, fill: 8), forKey: request.cacheKey)
+        binding.setRequest(request, deferringNetwork: true)
+        #expect(binding.state == .success(.memory))
+        #expect(target.history == [.placeholder(fill: 200), .image(fill: 8, transition: .none)])
+        #expect(fixture.pipeline.activeTaskCount == 0)
+    }
+
     @Test func keepingTheCurrentImageSkipsThePlaceholder() async throws {
         let fixture = PipelineFixture()
         let first = PipelineFixture.request("small")

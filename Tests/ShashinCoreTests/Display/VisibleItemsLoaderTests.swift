@@ -93,6 +93,20 @@ struct VisibleItemsLoaderTests {
         #expect(list.binding(41)?.state == .deferred)
     }
 
+    @Test func aDeferredRowShowsItsImageOnceItReachesMemoryDuringTheFling() async throws {
+        let list = ListFixture(count: 100)
+        let fling = ScrollState(phase: .decelerating, velocity: 60)
+        list.show(40...43, fling)
+        #expect(list.binding(42)?.state == .deferred)
+        // Another load brings row 42's image into memory while the list still flies.
+        let request = ImageRequest(url: PipelineFixture.url("row-42"))
+        list.fixture.cache.store(TestImages.makeImage(width: 2, height: 2, fill: 42), forKey: request.cacheKey)
+        list.show(40...43, fling)
+        #expect(list.binding(42)?.state == .success(.memory))
+        #expect(list.binding(41)?.state == .deferred)
+        #expect(list.fixture.pipeline.activeTaskCount == 0)
+    }
+
     @Test func itemsAheadInTheScrollDirectionArePrefetchedAtLowPriority() async throws {
         var policy = VisibleItemsLoader<Int>.Policy()
         policy.prefetchDistance = 2

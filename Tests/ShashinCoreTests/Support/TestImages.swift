@@ -56,3 +56,11 @@ final class CountingProcessor: ImageProcessing, @unchecked Sendable { // `calls`
         return Bitmap(width: image.width, height: image.height, pixels: pixels)
     }
 }
+
+/// Encodes a `Bitmap` back into `TestImages` data (every format alike), so processed results can
+/// be stored and read back without a codec library.
+struct TestEncoder: ImageEncoding {
+    func encode(_ image: PlatformImage, options: ImageEncodingOptions) throws -> Data {
+        Data(Array("TIMG".utf8) + [UInt8(image.width), UInt8(image.height)] + image.pixels)
+    }
+}
