@@ -7,9 +7,7 @@ extension HTTPCache {
 
     /// Runs blocking `work` on `storageQueue` and resumes with its result.
     func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Self.storageQueue.async { continuation.resume(with: Result { try work() }) }
-        }
+        try await ShashinCore.offThePool(on: Self.storageQueue, work)
     }
 
     /// `offThePool` for work that reports its failure as a value.

@@ -93,11 +93,13 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
 
     private static func loadFile(_ url: URL, maxBytes: Int,
                                  progress: @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
-        if let size, size > maxBytes { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
-        let data: Data
-        do { data = try Data(contentsOf: url, options: .mappedIfSafe) } catch {
-            throw ImagePipelineError.networkFailure(code: URLError.fileDoesNotExist.rawValue, message: error.localizedDescription)
+        // The file is read on a dispatch queue: a slow disk must not hold a thread of the pool.
+        let data = try await offThePool { () throws -> Data in
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
+            if let size, size > maxBytes { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
+            do { return try Data(contentsOf: url, options: .mappedIfSafe) } catch {
+                throw ImagePipelineError.networkFailure(code: URLError.fileDoesNotExist.rawValue, message: error.localizedDescription)
+            }
         }
         guard data.count <= maxBytes else { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
         progress(Int64(data.count), Int64(data.count))

@@ -33,7 +33,7 @@ struct DiskCacheSymlinkTests {
             let cache = try DiskCache(directory: root, limits: testLimits(), fileSystem: PosixFileSystem())
             try cache.store(bytes, metadata: nil, forKey: "k")
             try cache.store(bytes, metadata: nil, forKey: "j")
-            try cache.flush()
+            cache.flush()
         }
         // A tamperer (or damage) points both rows at the outside file.
         let database = try SQLiteDatabase(path: root.path + "/index.sqlite")

@@ -1,0 +1,11 @@
+import Dispatch
+
+/// Runs blocking `work` (file I/O, fsync, SQLite) on `queue` and resumes with its result. Never
+/// run such work on the Swift concurrency pool: its few threads (two on a two-core machine) are
+/// shared by every async task, and one blocked thread halves the pool.
+func offThePool<T: Sendable>(on queue: DispatchQueue = .global(qos: .userInitiated),
+                             _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        queue.async { continuation.resume(with: Result { try work() }) }
+    }
+}
