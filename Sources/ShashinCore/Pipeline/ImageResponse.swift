@@ -13,7 +13,9 @@ public struct ImageResponse: @unchecked Sendable { // immutable; images are neve
     public let source: Source
     /// The HTTP response, when the image came over the network.
     public let urlResponse: URLResponse?
-    /// Whether this is a lower-quality preview of the final image (progressive loading).
+    /// Whether this is a lower-quality preview of the final image (progressive loading). The
+    /// pipeline does not make previews yet, so its responses say `false`; the field is here for
+    /// custom pipelines' responses and for the progressive decoding to come.
     public let isPreview: Bool
     /// How long each stage took.
     public let timings: ImageTimings
