@@ -156,6 +156,8 @@ extension DiskStore {
         // In batches, so readers wait for one short transaction at a time, not the whole sweep.
         while true {
             let evicted: [String]? = locked {
+                // Reads between batches count: an entry read while the sweep runs is not its victim.
+                try? writePendingAccessTimes()
                 guard let totals = try? index.totals(), totals.size > sizeTarget || totals.count > countTarget,
                       let oldest = try? index.oldest(limit: 256), !oldest.isEmpty else { return nil }
                 var size = totals.size, count = totals.count
