@@ -42,7 +42,8 @@ public struct ImageIOEncoder: ImageEncoding {
         guard let destination = CGImageDestinationCreateWithData(data as CFMutableData, type as CFString, 1, nil) else {
             throw Failure(format: format, reason: "This system's ImageIO does not write \(format)")
         }
-        let quality = options.isLossless ? 1 : min(max(options.quality, 0), 1)
+        // NaN passes through min and max unchanged; like VipsImageEncoder, take 0.75 for it.
+        let quality = options.isLossless ? 1 : options.quality.isFinite ? min(max(options.quality, 0), 1) : 0.75
         CGImageDestinationAddImage(destination, cgImage, [kCGImageDestinationLossyCompressionQuality: quality] as CFDictionary)
         guard CGImageDestinationFinalize(destination) else {
             throw Failure(format: format, reason: "ImageIO failed to write the image")

@@ -94,6 +94,7 @@ public struct VipsImageDecoder: Sendable {
             }
             let upright = vips_image_get_orientation_swap(header) != 0 ? (width: height, height: width) : (width: width, height: height)
             let target = context.thumbnail?.targetSize(width: upright.width, height: upright.height) ?? upright
+            try checkTargetSize(target, limit: context.maxPixelCount)
 
             let frameCount = Int(vips_image_get_n_pages(header))
             let orientation = vips_image_get_orientation(header)
@@ -124,6 +125,16 @@ public struct VipsImageDecoder: Sendable {
                 image = try scope.make { shashin_embed_copy(image, $0, Int32(target.width), Int32(target.height)) }
             }
             return (try scope.bitmap(from: image), frameCount)
+        }
+    }
+
+    /// Throws `.imageTooLarge` unless a thumbnail of `target` pixels (larger than the image when
+    /// upscaling, so the header's check does not cover it) is within `limit` and has sides
+    /// libvips can address.
+    static func checkTargetSize(_ target: (width: Int, height: Int), limit: Int) throws(ImagePipelineError) {
+        let (pixelCount, overflow) = target.width.multipliedReportingOverflow(by: target.height)
+        guard !overflow, pixelCount <= limit, target.width <= Int(Int32.max), target.height <= Int(Int32.max) else {
+            throw .imageTooLarge(width: target.width, height: target.height, limit: limit)
         }
     }
 

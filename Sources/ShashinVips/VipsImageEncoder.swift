@@ -107,8 +107,35 @@ public struct VipsImageEncoder: Sendable {
                 if let buffer { g_free(buffer) }
                 throw VipsError.fromBuffer()
             }
-            return Data(bytesNoCopy: buffer, count: length, deallocator: .custom { pointer, _ in g_free(pointer) })
+            let data = Data(bytesNoCopy: buffer, count: length, deallocator: .custom { pointer, _ in g_free(pointer) })
+            if options.format == .heic || options.format == .avif {
+                try checkHEIF(data, format: options.format, width: width, height: height)
+            }
+            return data
         }
+    }
+
+    /// Throws unless `data` holds a `width` × `height` image. libvips 8.14's heifsave reports
+    /// success when libheif's encoder refuses the image (x265 and libaom cap the sides: 1×70,000
+    /// fails), leaving a file of ~200 bytes with no image in it. Reading the header back is
+    /// cheap (no pixel is decoded) and catches that.
+    private static func checkHEIF(_ data: Data, format: ImageFormat, width: Int, height: Int) throws {
+        let reason: String
+        do {
+            let size = try data.withUnsafeBytes { bytes in
+                try VipsImageScope.with { scope in
+                    let image = try scope.make {
+                        shashin_heifload_buffer(bytes.baseAddress, bytes.count, $0, VIPS_ACCESS_SEQUENTIAL, VIPS_FAIL_ON_NONE)
+                    }
+                    return (width: Int(vips_image_get_width(image)), height: Int(vips_image_get_height(image)))
+                }
+            }
+            if size == (width, height) { return }
+            reason = "the file holds a \(size.width)×\(size.height) image"
+        } catch let error as VipsError {
+            reason = error.message
+        }
+        throw VipsEncodingError(format: format, reason: "libheif could not encode a \(width)×\(height) image: \(reason)")
     }
 }
 

@@ -82,6 +82,19 @@ import Testing
         #expect(thumbnail.width == 30 && thumbnail.height == 20)
     }
 
+    /// A size libheif's encoder refuses (x265 and libaom cap the sides) used to come back as a
+    /// "successful" file of ~200 bytes holding no image: it must throw instead.
+    @Test(arguments: [ImageFormat.heic, .avif])
+    func aSizeTheHEIFEncoderRefusesThrowsInsteadOfWritingAnEmptyFile(format: ImageFormat) throws {
+        for (width, height) in [(1, 70_000), (70_000, 1)] {
+            let error = #expect(throws: VipsEncodingError.self) {
+                try VipsImageEncoder().encodeBitmap(TestImages.gradient(width: width, height: height),
+                                                    options: ImageEncodingOptions(format: format, quality: 0.5))
+            }
+            #expect(error?.format == format)
+        }
+    }
+
     @Test func theProtocolsConvenienceUsesTheDefaultQuality() throws {
         let image = TestImages.gradient(width: 64, height: 64)
         let viaProtocol = try VipsImageEncoder().encode(image, as: .jpeg)

@@ -26,6 +26,25 @@ struct ProcessorCompositionTests {
         #expect(ImageProcessors.Composition([.blur(radius: 4), .resize(width: 300)]).identifier != composition.identifier)
     }
 
+    /// Compositions inside compositions are their steps in sequence: one flat list, so nesting
+    /// 100,000 deep neither overflows the stack when processing (it did from about 10,000) nor
+    /// takes quadratic time to name.
+    @Test func nestedCompositionsAreFlattenedSoDepthCannotOverflowTheStack() throws {
+        var nested = ImageProcessors.Composition([.blur(radius: 1), .circle])
+        for _ in 0..<100_000 { nested = ImageProcessors.Composition([nested]) }
+        #expect(nested.processors.map(\.identifier) == ["gaussianBlur(r=1)", "circle"])
+        #expect(nested.identifier == "composition(gaussianBlur(r=1) > circle)")
+        let small = TestImages.gradient(width: 4, height: 4, alpha: true)
+        #expect(try nested.process(small) == ImageProcessors.Circle().process(ImageProcessors.GaussianBlur(radius: 1).process(small)))
+    }
+
+    @Test func aNestedCompositionSharesItsFlatEquivalentsIdentifier() {
+        let nested = ImageProcessors.Composition([.resize(width: 300), .composition([.blur(radius: 4), .composition([])]), .circle])
+        let flat = ImageProcessors.Composition([.resize(width: 300), .blur(radius: 4), .circle])
+        #expect(nested.identifier == flat.identifier)
+        #expect(nested.processors.map(\.identifier) == flat.processors.map(\.identifier))
+    }
+
     @Test func aFailingStepFailsTheCompositionWithItsOwnIdentifier() {
         let composition = ImageProcessors.Composition([.resize(width: 10), .crop(x: 50, y: 50, width: 5, height: 5)])
         let error = #expect(throws: ImagePipelineError.self) { try composition.process(source) }

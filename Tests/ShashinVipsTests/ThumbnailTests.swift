@@ -57,5 +57,45 @@ import Testing
         let image = TestImages.gradient(width: 256, height: 100)
         #expect(try decode(image, as: .png, .init(maxPixelSize: 256)) == image)
     }
+
+    /// Upscaling makes the pixels the header did not declare: the thumbnail itself must stay
+    /// within the pixel limit, or one tiny file asks for gigabytes.
+    @Test(arguments: formats)
+    func anUpscaledThumbnailOverThePixelLimitIsRefused(format: ImageFormat) throws {
+        let data = try VipsImageEncoder().encodeBitmap(TestImages.gradient(width: 64, height: 48), as: format, quality: 0.9)
+        let context = ImageDecodingContext(format: format, thumbnail: .init(maxPixelSize: 1000, allowsUpscaling: true), maxPixelCount: 100_000)
+        #expect(throws: ImagePipelineError.imageTooLarge(width: 1000, height: 750, limit: 100_000)) {
+            try VipsImageDecoder().decodeBitmap(data, context: context)
+        }
+    }
+
+    /// 100,000 × 75,000 would be 30 GB; the default limit refuses it before anything is made.
+    @Test func anUpscaledThumbnailOfAHundredThousandPixelsIsRefusedByTheDefaultLimit() throws {
+        let data = try VipsImageEncoder().encodeBitmap(TestImages.gradient(width: 4, height: 3), as: .png, quality: 0.9)
+        let context = ImageDecodingContext(format: .png, thumbnail: .init(maxPixelSize: 100_000, allowsUpscaling: true))
+        #expect(throws: ImagePipelineError.imageTooLarge(width: 100_000, height: 75_000, limit: ImageDecodingContext.defaultMaxPixelCount)) {
+            try VipsImageDecoder().decodeBitmap(data, context: context)
+        }
+    }
+
+    /// `Int.max` as a longest side (and other absurd values) gives a size, not an overflow
+    /// trap; the decoder then refuses it as too large.
+    @Test(arguments: [Int.max, Int.max / 2, 1 << 53, Int(Int32.max) + 1, 1_000_000_000_000])
+    func anAbsurdUpscaledSizeIsRefusedNotATrap(maxPixelSize: Int) throws {
+        let options = ThumbnailOptions(maxPixelSize: maxPixelSize, allowsUpscaling: true)
+        for (width, height) in [(1, 1), (3, 1), (1, 3), (64, 48)] {
+            let target = options.targetSize(width: width, height: height)
+            #expect(target.width >= 1 && target.height >= 1)
+            #expect(max(target.width, target.height) >= min(maxPixelSize, 1_000_000_000), "\(width)×\(height) → \(target)")
+        }
+        let data = try VipsImageEncoder().encodeBitmap(TestImages.gradient(width: 3, height: 1), as: .png, quality: 0.9)
+        let error = #expect(throws: ImagePipelineError.self) {
+            try VipsImageDecoder().decodeBitmap(data, context: .init(format: .png, thumbnail: options, maxPixelCount: .max))
+        }
+        guard case .imageTooLarge? = error else {
+            Issue.record("expected imageTooLarge, got \(String(describing: error))")
+            return
+        }
+    }
 }
 #endif

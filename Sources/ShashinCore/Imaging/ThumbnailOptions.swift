@@ -18,14 +18,16 @@ public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
 
     /// The size a `width` × `height` image becomes: the longest side is `maxPixelSize` (or the
     /// image's own when smaller and upscaling is off), the other keeps the aspect ratio, at least 1.
+    /// Each side is capped at 10^15, so an absurd `maxPixelSize` (up to `Int.max`) gives a size
+    /// the decoder refuses against its pixel limit, not an overflow.
     public func targetSize(width: Int, height: Int) -> (width: Int, height: Int) {
         let longest = max(width, height)
         guard longest > 0 else { return (width, height) }
         guard longest > maxPixelSize || allowsUpscaling else { return (width, height) }
         let scale = Double(maxPixelSize) / Double(longest)
-        let w = max(1, Int((Double(width) * scale).rounded()))
-        let h = max(1, Int((Double(height) * scale).rounded()))
-        return (w, h)
+        // Double(Int.max) is 2^63, one past what an Int holds: converting it back would trap.
+        func side(_ length: Int) -> Int { max(1, Int(min((Double(length) * scale).rounded(), 1e15))) }
+        return (side(width), side(height))
     }
 
     /// A stable text form that becomes part of cache keys, such as `thumb(300)`.
