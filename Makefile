@@ -19,7 +19,7 @@ demo: build
 MEMORY_SUITES = DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory
 # Suites that start `shashin` processes (and kill them), in a process of their own: they load the
 # machine in bursts the socket tests' waits need not share.
-PROCESS_SUITES = DiskCacheCrashTests|LiveToolTests|SoakTests
+PROCESS_SUITES = DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests|SoakTests
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter ShashinCoreTests

@@ -14,7 +14,7 @@ sanitizer=${1:?usage: scripts/test-sanitized.sh thread|address}
 SWIFT=${SWIFT:-swift}
 scratch=.build-${sanitizer}-sanitized
 memory_suites='DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory|theDirectPathReleasesEverythingOnEveryPath'
-process_suites='DiskCacheCrashTests|LiveToolTests'
+process_suites='DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests'
 soak='SoakTests'
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 # Third-party false positives only, each explained in the file.
