@@ -23,7 +23,7 @@ struct DiskCachePermissionTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: root.path + "/data")
         #expect(files.count == 1)
         for name in files { #expect(try mode(root.path + "/data/" + name) == 0o600) }
-        for name in ["index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "lock"] {
+        for name in ["index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "lock", "lock.gate"] {
             #expect(try mode(root.path + "/" + name) == 0o600, "\(name)")
         }
     }

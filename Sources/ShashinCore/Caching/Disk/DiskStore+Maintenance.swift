@@ -30,6 +30,7 @@ extension DiskStore {
     }
 
     /// Takes the folder's lock exclusively when no other process holds it (`true`), else shared.
+    /// Called holding the gate, so no process is between its exclusive and shared lock.
     static func lockExclusively(_ descriptor: Int32) -> Bool {
         if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
         // Where locks are unsupported, assume this process is alone rather than never reconcile.

@@ -69,10 +69,20 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
         try fileSystem.makeDirectory(dataDirectory, mode: 0o700)
 
         // Between processes: each holds a shared lock on `lock` while open; only one that finds
-        // itself alone (an exclusive lock granted) may delete files it does not know of.
+        // itself alone (an exclusive lock granted) may delete files it does not know of. Opening
+        // holds `lock.gate` exclusively until the lock on `lock` is settled — after tidying, for
+        // a process alone — because `flock` turns exclusive into shared in two steps, and another
+        // process testing `lock` in between would think itself alone too.
         let lockPath = directory + "/lock"
+        let gatePath = directory + "/lock.gate"
+        let gate = open(gatePath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard gate >= 0 else { throw .cannotOpen(path: gatePath, reason: String(cString: strerror(errno))) }
+        _ = flock(gate, LOCK_EX)
         lockDescriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard lockDescriptor >= 0 else { throw .cannotOpen(path: lockPath, reason: String(cString: strerror(errno))) }
+        guard lockDescriptor >= 0 else {
+            close(gate)
+            throw .cannotOpen(path: lockPath, reason: String(cString: strerror(errno)))
+        }
         let alone = Self.lockExclusively(lockDescriptor)
 
         indexPath = directory + "/index.sqlite"
@@ -80,13 +90,17 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
             (index, repairedDamage) = try Self.openIndex(at: indexPath)
         } catch {
             close(lockDescriptor)
+            close(gate)
             throw error
         }
         if alone {
             queue.async { [self] in
                 reconcile()
                 _ = flock(lockDescriptor, LOCK_SH)
+                close(gate) // releases the gate: the next process to open finds this one
             }
+        } else {
+            close(gate)
         }
     }
 
