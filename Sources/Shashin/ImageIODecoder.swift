@@ -37,15 +37,13 @@ public struct ImageIODecoder: ImageDecoding {
             throw ImagePipelineError.decodingFailed(format: format, reason: "The image has no dimensions")
         }
         // Checked from the header, before any pixel is allocated.
-        guard width > 0, height > 0, width.multipliedReportingOverflow(by: height).partialValue <= context.maxPixelCount else {
+        guard width > 0, height > 0 else {
             throw ImagePipelineError.imageTooLarge(width: width, height: height, limit: context.maxPixelCount)
         }
+        try context.checkPixelCount(width: width, height: height)
         // An upscaled thumbnail has pixels the header did not declare: it must pass the limit too.
         if let size = context.thumbnail?.targetSize(width: width, height: height) {
-            let (pixelCount, overflow) = size.width.multipliedReportingOverflow(by: size.height)
-            guard !overflow, pixelCount <= context.maxPixelCount else {
-                throw ImagePipelineError.imageTooLarge(width: size.width, height: size.height, limit: context.maxPixelCount)
-            }
+            try context.checkPixelCount(width: size.width, height: size.height)
         }
         let longest = max(width, height)
         let target = context.thumbnail.map { $0.allowsUpscaling ? $0.maxPixelSize : min($0.maxPixelSize, longest) } ?? longest

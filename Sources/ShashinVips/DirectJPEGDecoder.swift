@@ -40,11 +40,7 @@ enum DirectJPEGDecoder {
         // From the frame header alone, even when libjpeg then gave up on it (it refuses sides
         // over 65,500 pixels, which is no reason to call a bomb anything but too large).
         if header.width > 0, header.height > 0 {
-            let width = Int(header.width), height = Int(header.height)
-            let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
-            if overflow || pixelCount > context.maxPixelCount {
-                throw .imageTooLarge(width: width, height: height, limit: context.maxPixelCount)
-            }
+            try context.checkPixelCount(width: Int(header.width), height: Int(header.height))
         }
         guard headerRead else { return try failure(of: jpeg) }
 

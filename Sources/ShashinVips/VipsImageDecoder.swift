@@ -88,18 +88,15 @@ public struct VipsImageDecoder: Sendable {
             let header = try scope.make { loader.load(bytes, access: VIPS_ACCESS_SEQUENTIAL, into: $0) }
             let width = Int(vips_image_get_width(header))
             let height = Int(vips_image_get_height(header))
-            let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
-            if overflow || pixelCount > context.maxPixelCount {
-                throw ImagePipelineError.imageTooLarge(width: width, height: height, limit: context.maxPixelCount)
-            }
+            try context.checkPixelCount(width: width, height: height)
             let upright = vips_image_get_orientation_swap(header) != 0 ? (width: height, height: width) : (width: width, height: height)
             let target = context.thumbnail?.targetSize(width: upright.width, height: upright.height) ?? upright
-            try checkTargetSize(target, limit: context.maxPixelCount)
+            try checkTargetSize(target, in: context)
 
             let frameCount = Int(vips_image_get_n_pages(header))
             let orientation = vips_image_get_orientation(header)
             var image = header
-            if target != upright, !loader.shrinksOnLoad(scale: 0.5), pixelCount <= maxPixelCountForDirectShrink,
+            if target != upright, !loader.shrinksOnLoad(scale: 0.5), width * height <= maxPixelCountForDirectShrink,
                target.width <= upright.width, target.height <= upright.height {
                 let whole = orientation == 1 ? header
                     : try scope.make { loader.load(bytes, access: VIPS_ACCESS_RANDOM, into: $0) }
@@ -131,10 +128,10 @@ public struct VipsImageDecoder: Sendable {
     /// Throws `.imageTooLarge` unless a thumbnail of `target` pixels (larger than the image when
     /// upscaling, so the header's check does not cover it) is within `limit` and has sides
     /// libvips can address.
-    static func checkTargetSize(_ target: (width: Int, height: Int), limit: Int) throws(ImagePipelineError) {
-        let (pixelCount, overflow) = target.width.multipliedReportingOverflow(by: target.height)
-        guard !overflow, pixelCount <= limit, target.width <= Int(Int32.max), target.height <= Int(Int32.max) else {
-            throw .imageTooLarge(width: target.width, height: target.height, limit: limit)
+    static func checkTargetSize(_ target: (width: Int, height: Int), in context: ImageDecodingContext) throws(ImagePipelineError) {
+        try context.checkPixelCount(width: target.width, height: target.height)
+        guard target.width <= Int(Int32.max), target.height <= Int(Int32.max) else {
+            throw .imageTooLarge(width: target.width, height: target.height, limit: context.maxPixelCount)
         }
     }
 

@@ -12,8 +12,6 @@ extension HTTPCache {
 
     /// `offThePool` for work that reports its failure as a value.
     func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Self.storageQueue.async { continuation.resume(returning: work()) }
-        }
+        await ShashinCore.offThePool(on: Self.storageQueue, work)
     }
 }

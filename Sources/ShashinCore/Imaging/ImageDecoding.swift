@@ -20,6 +20,16 @@ public struct ImageDecodingContext: Sendable {
 
     /// 100 megapixels: a 12 MP photo passes many times over, a 65535×65535 bomb does not.
     public static let defaultMaxPixelCount = 100_000_000
+
+    /// Throws `ImagePipelineError.imageTooLarge` unless `width` × `height` is within
+    /// `maxPixelCount` (a product that overflows is over): call it with the header's size, and
+    /// with an upscaled thumbnail's, before allocating pixels.
+    public func checkPixelCount(width: Int, height: Int) throws(ImagePipelineError) {
+        let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixelCount > maxPixelCount {
+            throw .imageTooLarge(width: width, height: height, limit: maxPixelCount)
+        }
+    }
 }
 
 /// Turns encoded bytes into an image. The pipeline calls it on its decode queue, never on the

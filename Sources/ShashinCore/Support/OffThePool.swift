@@ -9,3 +9,11 @@ func offThePool<T: Sendable>(on queue: DispatchQueue = .global(qos: .userInitiat
         queue.async { continuation.resume(with: Result { try work() }) }
     }
 }
+
+/// `offThePool` for work that reports its failure as a value.
+func offThePool<T: Sendable>(on queue: DispatchQueue = .global(qos: .userInitiated),
+                             _ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        queue.async { continuation.resume(returning: work()) }
+    }
+}
