@@ -67,7 +67,7 @@ struct DiskCacheConcurrencyTests {
     }
 
     @Test func aStoreClosesWhenItsLastCacheGoes() throws {
-        weak var store: DiskStore?
+        var store: DiskStore?
         do {
             let first = try DiskCache(directory: folder.url, limits: testLimits(), fileSystem: PosixFileSystem())
             store = first.store
@@ -75,9 +75,9 @@ struct DiskCacheConcurrencyTests {
                 let second = try DiskCache(directory: folder.url, limits: testLimits(), fileSystem: PosixFileSystem())
                 #expect(second.store === store)
             }
-            #expect(store != nil)
+            #expect(store?.locked { store?.isClosed } == false)
             first.flush()
         }
-        #expect(store == nil)
+        #expect(store?.locked { store?.isClosed } == true)
     }
 }

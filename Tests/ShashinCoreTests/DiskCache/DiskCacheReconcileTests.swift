@@ -69,6 +69,53 @@ struct DiskCacheReconcileTests {
         #expect(try cache.entry(forKey: "kept")?.data == payload("kept", size: 5000))
     }
 
+    /// Background work (an access-time write, the read-session timer) may hold the store for a
+    /// moment after the last `DiskCache` on the folder is released. Reopening then must still
+    /// find the folder closed by this process, and reconcile.
+    @Test func reopeningAfterTheLastInstanceReconcilesWhileBackgroundWorkStillHoldsTheStore() throws {
+        var cache: DiskCache? = try makeCache()
+        try cache?.store(payload("kept", size: 5000), metadata: nil, forKey: "kept")
+        cache?.flush() // its own reconciling, after opening alone, is done
+        let heldByBackgroundWork = cache?.store
+        cache = nil
+        let stray = String(repeating: "b", count: 32) + "-0000000000000000"
+        let descriptor = open(folder.path + "/data/" + stray, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        #expect(descriptor >= 0, "errno \(errno)")
+        close(descriptor)
+
+        let reopened = try makeCache()
+        reopened.flush()
+        #expect(reopened.store !== heldByBackgroundWork)
+        #expect(!folder.dataFiles().contains(stray))
+        #expect(try reopened.entry(forKey: "kept")?.data == payload("kept", size: 5000))
+        withExtendedLifetime(heldByBackgroundWork) {}
+    }
+
+    /// The folder lock is released when the last instance goes, not when the store object is
+    /// freed: another opener in this process (or another process) is alone at once.
+    @Test func releasingTheLastInstanceReleasesTheFolderLockAtOnce() throws {
+        var cache: DiskCache? = try makeCache()
+        let heldByBackgroundWork = cache?.store
+        cache = nil
+        let descriptor = open(folder.path + "/lock", O_RDWR | O_CLOEXEC)
+        defer { close(descriptor) }
+        #expect(descriptor >= 0)
+        #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        withExtendedLifetime(heldByBackgroundWork) {}
+    }
+
+    /// Two instances on one folder share a store; releasing one keeps it open for the other.
+    @Test func releasingOneOfTwoInstancesKeepsTheStoreOpen() throws {
+        var first: DiskCache? = try makeCache()
+        let second = try makeCache()
+        #expect(first?.store === second.store)
+        try first?.store(payload("a", size: 5000), metadata: nil, forKey: "a")
+        first = nil
+        #expect(try second.entry(forKey: "a")?.data == payload("a", size: 5000))
+        try second.store(payload("b", size: 10), metadata: nil, forKey: "b")
+        #expect(second.count == 2)
+    }
+
     @Test func aDamagedIndexIsMovedAsideAndTheCacheStartsEmpty() throws {
         do {
             let cache = try makeCache()

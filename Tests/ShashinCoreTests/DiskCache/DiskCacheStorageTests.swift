@@ -142,7 +142,7 @@ struct DiskCacheStorageTests {
     }
 
     @Test func reopeningAfterARestartKeepsEntries() throws {
-        weak var firstStore: DiskStore?
+        var firstStore: DiskStore?
         do {
             let cache = try makeCache()
             firstStore = cache.store
@@ -151,8 +151,9 @@ struct DiskCacheStorageTests {
             _ = try cache.entry(forKey: "inline")
             cache.flush()
         }
-        #expect(firstStore == nil, "the first store must be closed for this to be a restart")
+        #expect(firstStore?.locked { firstStore?.isClosed } == true, "the first store must be closed for this to be a restart")
         let cache = try makeCache()
+        #expect(cache.store !== firstStore)
         #expect(try cache.entry(forKey: "inline")?.data == payload("inline", size: 100))
         #expect(try cache.entry(forKey: "file")?.metadata == Data([8]))
         #expect(try cache.entry(forKey: "file")?.data == payload("file", size: 40_000))

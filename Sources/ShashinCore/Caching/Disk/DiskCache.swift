@@ -9,9 +9,13 @@ import Foundation
 ///   background queue, never on the caller's path.
 /// - Crash safety: a file is written under a temporary name, flushed, renamed, and only then
 ///   named by a committed index row, so a killed process never leaves an entry that reads as
-///   torn bytes; the next open removes what a crash left behind. A file whose size is not its
-///   row's is a miss.
-/// - Safe to use from many threads. Every `DiskCache` on one folder in a process shares one store.
+///   torn bytes. An open that finds no other process (and no other instance in this process) on
+///   the folder removes what a crash left behind — files without rows, rows without files —
+///   before anything else runs on the folder (`flush()` waits for it). A file whose size is not
+///   its row's is a miss.
+/// - Safe to use from many threads. Every `DiskCache` on one folder in a process shares one store;
+///   when the last of them is released, the store writes what is pending, closes the index and
+///   releases the folder's lock before the release returns, so the next open is alone at once.
 ///   Lookups share one read transaction of the index for up to 10 ms (it saves a lock and an
 ///   unlock of the WAL index per read), so a write by *another process* may go unseen here for
 ///   that long; this process's own writes are seen at once, and `flush()` ends the transaction.
@@ -67,6 +71,9 @@ public final class DiskCache: DataCaching {
         (self.directory, store) = try Self.open(directory, limits: limits, fileSystem: fileSystem)
     }
 
+    /// The last instance on a folder closes its store: the folder lock is free when this returns.
+    deinit { DiskStoreRegistry.release(directory.path) }
+
     /// Opens (creating when missing) the cache named `name` in the user's caches folder:
     /// `FileManager`'s caches directory on Apple platforms; `$XDG_CACHE_HOME`, else `~/.cache`,
     /// elsewhere. The other parameters are those of `init(directory:...)`.
@@ -90,7 +97,7 @@ public final class DiskCache: DataCaching {
         }
         let resolved = directory.standardizedFileURL.resolvingSymlinksInPath()
         let path = resolved.path
-        let store = try DiskStoreRegistry.store(for: path) { () throws(DiskCacheError) in
+        let store = try DiskStoreRegistry.acquire(path) { () throws(DiskCacheError) in
             try DiskStore(directory: path, limits: limits, fileSystem: fileSystem)
         }
         store.locked { store.limits = limits }

@@ -147,6 +147,7 @@ extension DiskStore {
     func trimIfNeeded() {
         let (sizeTarget, countTarget, over): (Int, Int, Bool) = locked {
             trimScheduled = false
+            guard !isClosed else { return (0, 0, false) }
             try? writePendingAccessTimes()
             let totals = (try? index.totals()) ?? (count: 0, size: 0)
             let sizeTarget = Self.target(limits.sizeLimit, limits.trimRatio)
@@ -158,6 +159,7 @@ extension DiskStore {
         while true {
             let evicted: [String]? = locked {
                 // Reads between batches count: an entry read while the sweep runs is not its victim.
+                guard !isClosed else { return nil }
                 try? writePendingAccessTimes()
                 guard let totals = try? index.totals(), totals.size > sizeTarget || totals.count > countTarget,
                       let oldest = try? index.oldest(limit: 256), !oldest.isEmpty else { return nil }
@@ -196,6 +198,7 @@ extension DiskStore {
     func flushAccessTimes() {
         locked {
             accessFlushScheduled = false
+            guard !isClosed else { return }
             try? writePendingAccessTimes()
         }
     }

@@ -41,6 +41,9 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     var trimScheduled = false
     /// Names in `data/` being written by this process: reconciling must not take them for strays.
     var inFlight: Set<String> = []
+    /// Set once the last `DiskCache` on the folder has gone: background work then does nothing,
+    /// and the index is closed.
+    var isClosed = false
     private var lastStamp = 0.0
     /// Whether a check that ends the index's read session is scheduled.
     private var readSessionCheckScheduled = false
@@ -104,11 +107,33 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
         }
     }
 
+    /// Closed by `DiskStoreRegistry` when the last `DiskCache` holding it goes; here only for a
+    /// store that never reached the registry.
     deinit {
         lock.lock()
+        let closed = isClosed
+        lock.unlock()
+        if !closed { finishShuttingDown() }
+    }
+
+    /// Writes what is pending, closes the index and releases the folder lock, after background
+    /// work in progress (reconciling, an eviction batch) ends. Work scheduled after this finds the
+    /// store closed and does nothing. Called once, by `DiskStoreRegistry`, never on `queue`.
+    func shutDown() {
+        locked { isClosed = true } // eviction stops at its next batch
+        queue.sync {}
+        finishShuttingDown()
+    }
+
+    private func finishShuttingDown() {
+        lock.lock()
+        isClosed = true
         readSessionTimer?.cancel()
+        readSessionTimer = nil
         index.database.endReadSession()
         try? writePendingAccessTimes()
+        pendingAccess.removeAll()
+        index.close()
         lock.unlock()
         close(lockDescriptor)
     }
@@ -349,6 +374,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     func endReadSessionIfDue() {
         locked {
             readSessionCheckScheduled = false
+            guard !isClosed else { return }
             guard let start = index.database.readSessionStart else { return }
             let age = DispatchTime.now().uptimeNanoseconds &- start
             if age >= Self.readSessionNanoseconds {
