@@ -67,7 +67,8 @@ public final class ImageBinding {
 
     /// The pipeline the binding loads through.
     public let pipeline: ImagePipeline
-    /// The view; held weakly (a view usually owns its binding).
+    /// The view; held weakly, because a view usually owns its binding. Something else must keep
+    /// it alive: once it is gone, loads still run but nothing is shown.
     public private(set) weak var target: (any ImageDisplaying)?
     /// How images are shown; changes apply from the next request.
     public var options: Options
