@@ -79,10 +79,32 @@ struct ImageBindingStateTests {
         try await fixture.loader.fail(PipelineFixture.url("b"), with: URLError(.timedOut))
         try await waitUntil { binding.state == .failure }
         #expect(calls == ["b failed"])
+        // Replaced by a request without a handler, or by none: C's handler is dropped either way.
         binding.setRequest(PipelineFixture.request("c")) { _ in calls.append("c") }
+        binding.setRequest(PipelineFixture.request("d"))
+        try await fixture.loader.respond(to: PipelineFixture.url("d"), with: PipelineFixture.imageData(fill: 4))
+        try await waitUntil { binding.state == .success(.network) }
+        binding.setRequest(PipelineFixture.request("e")) { _ in calls.append("e") }
         binding.setRequest(nil)
         try await fixture.waitUntilIdle()
         #expect(calls == ["b failed"])
+    }
+
+    @Test func aCancelledLoadKeepsItsCompletionForTheRestart() async throws {
+        let fixture = PipelineFixture()
+        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        var fills: [UInt8] = []
+        binding.setRequest(PipelineFixture.request("later")) { fills.append((try? $0.get())?.image.pixels[0] ?? 0) }
+        try await fixture.loader.waitForPendingCount(1)
+        binding.cancel()
+        #expect(binding.state == .deferred)
+        try await fixture.waitUntilIdle()
+        #expect(fills.isEmpty)
+        #expect(binding.startDeferredLoad())
+        try await fixture.loader.respond(to: PipelineFixture.url("later"), with: PipelineFixture.imageData(fill: 5))
+        try await waitUntil { binding.state == .success(.network) }
+        #expect(fills == [5])
+        try await fixture.waitUntilIdle()
     }
 
     @Test func aMemoryHitsCompletionRunsBeforeSetRequestReturns() async throws {
