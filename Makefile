@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: deps demo build test test-sanitizers test-core-tsan bench soak clean
+.PHONY: deps demo build test test-sanitizers test-core-tsan check-readme bench soak clean
 
 deps:
 	@scripts/install-deps.sh
@@ -27,7 +27,13 @@ test: deps
 	$(SWIFT) test --skip-build --filter '$(MEMORY_SUITES)'
 	$(SWIFT) test --skip-build --filter 'ImageServerTests|ShashinTests' --skip '$(PROCESS_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(PROCESS_SUITES)'
+	SWIFT=$(SWIFT) scripts/check-readme
 	$(MAKE) test-sanitizers
+
+# Every Swift sample in README.md, compiled against the built package; errors and warnings fail
+# (scripts/check-readme says how each sample is compiled). Seconds once the package is built.
+check-readme: deps
+	SWIFT=$(SWIFT) scripts/check-readme
 
 # The whole suite again under ThreadSanitizer, then AddressSanitizer (scripts/test-sanitized.sh
 # says what it leaves out and why). `make test-core-tsan` is the quick check of the core alone.

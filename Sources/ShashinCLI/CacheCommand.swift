@@ -71,6 +71,6 @@ struct CacheClearCommand: AsyncParsableCommand {
         let cache = try folder.open()
         let (count, size) = (cache.count, cache.totalSize)
         try cache.removeAll()
-        print("removed \(count) entries (\(CacheStatsCommand.megabytes(size))) from \(cache.directory.path)")
+        print("removed \(count) \(count == 1 ? "entry" : "entries") (\(CacheStatsCommand.megabytes(size))) from \(cache.directory.path)")
     }
 }

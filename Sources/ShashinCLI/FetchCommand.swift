@@ -24,11 +24,16 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Write lossless WebP (with -o FILE.webp).")
     var lossless = false
 
-    func run() async throws {
+    func validate() throws {
         guard let url = URL(string: url), url.scheme != nil else {
             throw ValidationError("Not a URL: \(self.url)")
         }
         // Checked before loading, so a typo costs no download.
+        _ = try output.map(encodingOptions(for:))
+    }
+
+    func run() async throws {
+        guard let url = URL(string: url) else { throw ValidationError("Not a URL: \(self.url)") }
         let options = try output.map(encodingOptions(for:))
         var configuration = ImagePipeline.Configuration()
         configuration.allowedSchemes.insert("file")
@@ -37,7 +42,7 @@ struct FetchCommand: AsyncParsableCommand {
         do {
             let response = try await pipeline.response(for: request)
             let (width, height) = Self.size(of: response.image)
-            print("\(url.absoluteString): \(width)×\(height), from \(response.source.rawValue), "
+            print("\(url.absoluteString): \(width)×\(height), from \(Self.origin(of: response, url: url)), "
                   + String(format: "%.1f ms (network %.1f, decode %.1f)", response.timings.total * 1000,
                            response.timings.network * 1000, response.timings.decode * 1000))
             if let output, let options {
@@ -51,6 +56,12 @@ struct FetchCommand: AsyncParsableCommand {
         }
     }
 
+    /// Where the image came from, in words: a `file:` URL read from disk is "file", not "network".
+    static func origin(of response: ImageResponse, url: URL) -> String {
+        if response.source == .network, url.isFileURL { return "file" }
+        return response.source.rawValue
+    }
+
     private static func size(of image: PlatformImage) -> (Int, Int) {
         #if canImport(UIKit) || canImport(AppKit)
         return (Int(image.size.width), Int(image.size.height))
@@ -62,7 +73,8 @@ struct FetchCommand: AsyncParsableCommand {
     private func encodingOptions(for path: String) throws -> ImageEncodingOptions {
         let ext = URL(fileURLWithPath: path).pathExtension
         guard var options = ImageEncodingOptions(fileExtension: ext, quality: quality) else {
-            throw ValidationError("Cannot tell the format from '\(ext)': use .jpg, .png, .webp, .gif, .heic or .avif")
+            let named = ext.isEmpty ? "'\(path)' has no extension" : "Cannot write .\(ext) files"
+            throw ValidationError("\(named): use .jpg, .png, .webp, .gif, .heic or .avif.")
         }
         options.isLossless = lossless
         return options

@@ -18,6 +18,9 @@ import Shashin
 /// ```swift
 /// cell.imageView.shashin.setImage(with: ImageRequest(url: url, thumbnail: .init(maxPixelSize: 300)),
 ///                                 options: .init(placeholder: UIImage(named: "placeholder")))
+/// imageView.shashin.setImage(with: url) { result in
+///     if case .failure = result { retryButton.isHidden = false }
+/// }
 /// ```
 @MainActor
 public struct ShashinImageViewExtension {
@@ -38,16 +41,22 @@ public struct ShashinImageViewExtension {
     }
 
     /// Loads `request` into the view (cancelling what it loaded before); `nil` clears it.
+    ///
+    /// `completion`, when given, is called once on the main actor with the image or the error
+    /// this request ends with (at once for a memory hit), and never when a later `setImage` on
+    /// the same view has replaced the request — a reused cell hears only of its current row.
     public func setImage(with request: ImageRequest?, pipeline: ImagePipeline = .shared,
-                         options: ImageBinding.Options = .init()) {
+                         options: ImageBinding.Options = .init(),
+                         completion: ((Result<ImageResponse, any Error>) -> Void)? = nil) {
         let binding = binding(pipeline: pipeline)
         binding.options = options
-        binding.setRequest(request)
+        binding.setRequest(request, completion: completion)
     }
 
-    /// Loads the image at `url`.
-    public func setImage(with url: URL?, pipeline: ImagePipeline = .shared, options: ImageBinding.Options = .init()) {
-        setImage(with: url.map { ImageRequest(url: $0) }, pipeline: pipeline, options: options)
+    /// Loads the image at `url`; `completion` as for the `ImageRequest` form.
+    public func setImage(with url: URL?, pipeline: ImagePipeline = .shared, options: ImageBinding.Options = .init(),
+                         completion: ((Result<ImageResponse, any Error>) -> Void)? = nil) {
+        setImage(with: url.map { ImageRequest(url: $0) }, pipeline: pipeline, options: options, completion: completion)
     }
 
     /// Stops loading; what the view shows stays.

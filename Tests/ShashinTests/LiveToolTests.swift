@@ -1,26 +1,49 @@
 import Foundation
 import ImageServer
+import Shashin
 import Testing
 
-/// The `shashin` tool's cache commands, run as a user would, against ImageServer.
-@Suite("shashin http get and shashin cache")
+/// The `shashin` tool's commands, run as a user would, against ImageServer and files.
+@Suite("shashin http get, cache, generate and fetch")
 struct LiveToolTests {
+    /// What a finished `shashin` process left: its exit status and what it printed on each stream.
+    struct Outcome {
+        var status: Int32
+        var output: String
+        var errorOutput: String
+    }
+
     /// Runs `shashin arguments…` (waiting on a thread of its own, not the Swift pool the server
-    /// runs on) and returns what it printed.
-    static func run(_ arguments: [String]) async throws -> String {
-        let (status, output) = try await offThePool { () throws -> (Int32, Data) in
+    /// runs on) and returns how it ended and what it printed.
+    static func execute(_ arguments: [String]) async throws -> Outcome {
+        try await offThePool { () throws -> Outcome in
             let process = Process()
             process.executableURL = try DiskCacheCrashTests.shashinExecutable()
             process.arguments = arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
+            let out = Pipe()
+            process.standardOutput = out
+            // Standard error goes to a file, so neither stream can fill a pipe and stall the tool.
+            let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("shashin-stderr-\(UUID().uuidString)")
+            guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: errorFile.path])
+            }
+            defer { try? FileManager.default.removeItem(at: errorFile) }
+            let errorHandle = try FileHandle(forWritingTo: errorFile)
+            defer { try? errorHandle.close() }
+            process.standardError = errorHandle
             try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            let output = out.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            return (process.terminationStatus, output)
+            return Outcome(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+                           errorOutput: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self))
         }
-        #expect(status == 0, "shashin \(arguments.joined(separator: " "))")
-        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Runs `shashin arguments…`, expects it to succeed, and returns what it printed.
+    static func run(_ arguments: [String]) async throws -> String {
+        let outcome = try await execute(arguments)
+        #expect(outcome.status == 0, "shashin \(arguments.joined(separator: " ")): \(outcome.errorOutput)")
+        return outcome.output
     }
 
     @Test("http get: network, then cache; 304 revalidation; cache stats, list and clear")
@@ -48,6 +71,49 @@ struct LiveToolTests {
         #expect(try await Self.run(["cache", "list", "--dir", folder.path]).contains(server.url("/etag.png").absoluteString))
         #expect(try await Self.run(["cache", "clear", "--dir", folder.path]).contains("removed 2 entries"))
         #expect(try await Self.run(["cache", "stats", "--dir", folder.path]).contains("entries: 0"))
+        _ = try await get("/fresh.png")
+        #expect(try await Self.run(["cache", "clear", "--dir", folder.path]).contains("removed 1 entry "))
         await server.stop()
+    }
+
+    @Test("generate takes the format from the output's extension and refuses one that contradicts --format")
+    func generateFormatFromExtension() async throws {
+        let folder = temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = folder.appendingPathComponent("x.png")
+        _ = try await Self.run(["generate", "--width", "16", "--height", "8", "-o", png.path])
+        #expect(ImageFormat(sniffing: try Data(contentsOf: png)) == .png)
+
+        let webp = folder.appendingPathComponent("x.webp")
+        _ = try await Self.run(["generate", "--format", "webp", "--width", "16", "--height", "8", "-o", webp.path])
+        #expect(ImageFormat(sniffing: try Data(contentsOf: webp)) == .webp)
+
+        let mismatch = folder.appendingPathComponent("y.png")
+        let refused = try await Self.execute(["generate", "--format", "jpeg", "--width", "16", "--height", "8", "-o", mismatch.path])
+        #expect(refused.status != 0)
+        #expect(refused.errorOutput.contains("--format jpeg does not match the extension"))
+        #expect(!FileManager.default.fileExists(atPath: mismatch.path))
+
+        let unknown = try await Self.execute(["generate", "-o", folder.appendingPathComponent("z.bin").path])
+        #expect(unknown.status != 0)
+        #expect(unknown.errorOutput.contains("Cannot tell the format"))
+    }
+
+    @Test("fetch says a file URL came from a file, and names an output extension it cannot write")
+    func fetchFileAndUnsupportedOutput() async throws {
+        let folder = temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("source.png")
+        _ = try await Self.run(["generate", "--width", "20", "--height", "10", "-o", source.path])
+
+        let fetched = try await Self.run(["fetch", source.absoluteString, "-o", folder.appendingPathComponent("out.webp").path])
+        #expect(fetched.contains("20×10, from file,"))
+
+        let refused = try await Self.execute(["fetch", source.absoluteString, "-o", folder.appendingPathComponent("out.bmp").path])
+        #expect(refused.status != 0)
+        #expect(refused.errorOutput.contains("Cannot write .bmp files"))
+        #expect(!refused.errorOutput.contains("SUBCOMMANDS"))
     }
 }

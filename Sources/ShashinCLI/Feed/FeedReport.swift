@@ -62,12 +62,17 @@ struct FeedReport {
         lines.append("")
         let header = ["", "time-to-image at rest p50 / p95 / max", "flashes", "wrong-row", "downloaded", "shown", "requests", "peak", "sources"]
         var table = [header]
+        var censoredNotes: [String] = []
         for (name, m) in strategies {
             let t = m.timeToImageAtRestMs
-            let censored = t.censored > 0 ? " (\(t.censored) of \(t.samples) never shown: ≥)" : ""
+            // Rows still waiting when a rest ended count the time until then: a lower bound.
+            let bound = t.censored > 0 ? "≥ " : ""
+            if t.censored > 0 {
+                censoredNotes.append("\(name): \(t.censored) of \(t.samples) rows visible at rest never showed their image before the rest ended")
+            }
             table.append([
                 name,
-                "\(Int(t.p50)) / \(Int(t.p95)) / \(Int(t.max)) ms" + censored,
+                "\(bound)\(Int(t.p50)) / \(bound)\(Int(t.p95)) / \(bound)\(Int(t.max)) ms",
                 "\(m.placeholderFlashes) of \(m.cellsConfiguredWithImageInMemory)",
                 "\(m.wrongRowImages)",
                 Self.megabytes(m.bytesDownloaded),
@@ -92,25 +97,89 @@ struct FeedReport {
                 lines.append("  \(name): " + rounds.joined(separator: "; "))
             }
         }
+        lines.append("")
+        lines.append(contentsOf: Self.legend(maxConcurrentDownloads: s.maxConcurrentDownloads))
+        if !censoredNotes.isEmpty {
+            lines.append("  ≥                lower bounds: such rows count the time until the rest ended, not until their image came")
+            lines.append(contentsOf: censoredNotes.map { "                   \($0)" })
+        }
         let shashin = strategies.first(where: { $0.name == "shashin" })?.metrics
         var ratios: [String] = []
         for baseline in ["naive", "pipeline"] {
             guard let shashin, let base = strategies.first(where: { $0.name == baseline })?.metrics,
                   base.bytesDownloaded > 0, base.timeToImageAtRestMs.p95 > 0, base.requests > 0 else { continue }
-            ratios.append(String(format: "shashin vs \(baseline): bytes %.2f×, requests %.2f×, p95 time-to-image at rest %.2f×",
-                                 Double(shashin.bytesDownloaded) / Double(base.bytesDownloaded),
-                                 Double(shashin.requests) / Double(base.requests),
-                                 shashin.timeToImageAtRestMs.p95 / base.timeToImageAtRestMs.p95))
+            ratios.append("shashin vs \(baseline): bytes \(Self.ratio(shashin.bytesDownloaded, base.bytesDownloaded)), "
+                + "requests \(Self.ratio(shashin.requests, base.requests)), "
+                + "p95 time-to-image at rest \(Self.ratio(shashin.timeToImageAtRestMs.p95, base.timeToImageAtRestMs.p95))")
         }
         if !ratios.isEmpty {
             lines.append("")
             lines.append(contentsOf: ratios)
+        }
+        let conclusions = Self.conclusions(strategies)
+        if !conclusions.isEmpty {
+            lines.append("")
+            lines.append("what this run shows:")
+            lines.append(contentsOf: conclusions.map { "  - \($0)" })
         }
         if !pictures.isEmpty {
             lines.append("")
             lines.append("pictures: " + pictures.joined(separator: ", "))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What each column means, one line each.
+    static func legend(maxConcurrentDownloads: Int) -> [String] {
+        [
+            "columns:",
+            "  time-to-image    for each row on screen while the list rests: from the row coming on screen to its own image showing",
+            "  flashes          placeholders shown on cells whose image was already in memory (of such cells configured)",
+            "  wrong-row        images shown on a row they do not belong to (a late result on a reused cell, or an old one left there)",
+            "  downloaded       bytes the server sent; shown: bytes of the images that reached their own rows",
+            "  requests         requests the server answered during the scroll",
+            "  peak             most responses in flight at the server at once; a cancelled download counts until the server",
+            "                   notices the closed connection, so it can exceed the \(maxConcurrentDownloads) downloads the pipeline allows",
+            "  sources          where the images shown came from (network, memory, disk, revalidated with a 304)",
+        ]
+    }
+
+    /// The reading of this run's figures: each sentence is stated only when the figures bear it out.
+    static func conclusions(_ strategies: [(name: String, metrics: FeedMetrics)]) -> [String] {
+        func metrics(_ name: String) -> FeedMetrics? { strategies.first { $0.name == name }?.metrics }
+        var lines: [String] = []
+        if let naive = metrics("naive") {
+            let safe = strategies.filter { $0.name != "naive" && $0.metrics.wrongRowImages == 0 }.map(\.name)
+            if naive.wrongRowImages > 0, !safe.isEmpty {
+                lines.append("naive loading showed \(naive.wrongRowImages) wrong-row images; \(safe.joined(separator: " and ")) showed none "
+                    + "(a reused cell cancels its old row and drops late results)")
+            }
+        }
+        if let pipeline = metrics("pipeline"), let shashin = metrics("shashin") {
+            let p95 = (pipeline.timeToImageAtRestMs.p95, shashin.timeToImageAtRestMs.p95)
+            if shashin.requests < pipeline.requests, p95.1 > p95.0 {
+                lines.append("the scroll policy (shashin) made \(ratio(shashin.requests, pipeline.requests)) pipeline's requests but its p95 "
+                    + "was \(ratio(p95.1, p95.0)) pipeline's: rows that come on screen during a fast fling wait for the list to slow "
+                    + "down before loading — the trade-off of the current policy (--fast-scroll-velocity moves it)")
+            } else if shashin.requests < pipeline.requests {
+                lines.append("the scroll policy (shashin) made \(ratio(shashin.requests, pipeline.requests)) pipeline's requests "
+                    + "at no cost in p95 (\(ratio(p95.1, p95.0)))")
+            }
+        }
+        return lines
+    }
+
+    /// `a / b` as `0.28×`, with as many decimals as it takes to keep two significant digits
+    /// below 0.1 (`0.0042×`), so a small figure never rounds to `0.00×`.
+    static func ratio<T: BinaryInteger>(_ a: T, _ b: T) -> String { ratio(Double(a), Double(b)) }
+
+    /// `a / b` as `0.28×`; see the integer form.
+    static func ratio(_ a: Double, _ b: Double) -> String {
+        guard b > 0 else { return "–" }
+        let value = a / b
+        guard value > 0, value < 0.1 else { return String(format: "%.2f×", value) }
+        let decimals = min(8, Int((-log10(value)).rounded(.down)) + 2)
+        return String(format: "%.\(decimals)f×", value)
     }
 
     static func megabytes(_ bytes: Int) -> String {

@@ -95,7 +95,7 @@ struct SoakReport: Codable, Sendable {
         if tally.ended != options.requests {
             violation("\(tally.ended) requests ended, \(options.requests) were issued")
         }
-        let unended = (0..<options.requests).filter { tally.endedByOrdinal[$0] == nil }
+        let unended = (0..<options.requests).filter { tally.endedByOrdinal[$0] == 0 }
         if !unended.isEmpty { violation("\(unended.count) requests never ended, the first: \(unended.prefix(5))") }
         if after.activeTasks != 0 { violation("pipeline.activeTaskCount is \(after.activeTasks) after the run, not 0") }
         if after.backgroundWork != 0 { violation("pipeline.backgroundWorkCount is \(after.backgroundWork) after the run, not 0") }

@@ -67,18 +67,25 @@ public final class ImageBinding {
 
     /// The pipeline the binding loads through.
     public let pipeline: ImagePipeline
-    /// The view; held weakly (a view usually owns its binding).
+    /// The view; held weakly, because a view usually owns its binding. Something else must keep
+    /// it alive: once it is gone, loads still run but nothing is shown.
     public private(set) weak var target: (any ImageDisplaying)?
     /// How images are shown; changes apply from the next request.
     public var options: Options
     /// Called after every image or failure the binding shows, memory hits included (never for
     /// a cancelled or superseded load): to count sources, log timings, or resize a view.
     public var onCompletion: ((Result<ImageResponse, any Error>) -> Void)?
+    /// Called on the binding's actor each time ``state`` changes, with the new state: to show
+    /// and hide an activity indicator (`.loading`) without polling. Not called for a value equal
+    /// to the current one (a new request while one loads stays `.loading`).
+    public var onStateChange: ((State) -> Void)?
 
     /// The request the view wants now; `nil` after `setRequest(nil)`.
     public private(set) var request: ImageRequest?
-    /// Where the current request is.
-    public private(set) var state: State = .empty
+    /// Where the current request is; ``onStateChange`` reports each change.
+    public private(set) var state: State = .empty {
+        didSet { if state != oldValue { onStateChange?(state) } }
+    }
 
     private var task: ImageTask?
     private var waiter: Task<Void, Never>?
@@ -86,6 +93,12 @@ public final class ImageBinding {
     private var generation = 0
     /// What the binding last put in the view, so it never shows the same placeholder twice.
     private var shown = Shown.nothing
+    /// The completion handler given with the current request; called once, then cleared, and
+    /// dropped uncalled when another request replaces this one.
+    private var requestCompletion: ((Result<ImageResponse, any Error>) -> Void)?
+    /// The response shown for the current request, for a completion handler that arrives with
+    /// the same request after it was shown.
+    private var shownResponse: ImageResponse?
 
     private enum Shown { case nothing, placeholder, image, failure }
 
@@ -109,21 +122,32 @@ public final class ImageBinding {
     /// and policy) while it loads or shows it changes only the priority: the load goes on, the
     /// view is left as it is (no placeholder, no second download). After a failure it loads again;
     /// while deferred, it shows the image if it has reached the memory cache since.
+    ///
+    /// `completion` is called once, on this actor, with the image or the error this request
+    /// ends with — before `setRequest` returns for a memory hit, or for the same request already
+    /// shown. It is never called once another request (or `nil`) replaces this one, nor for a
+    /// load stopped by ``cancel()`` until ``startDeferredLoad(priority:isolation:)`` resumes it;
+    /// setting the same request again with a new completion replaces the pending one.
     public func setRequest(_ request: ImageRequest?, deferringNetwork: Bool = false,
+                           completion: ((Result<ImageResponse, any Error>) -> Void)? = nil,
                            isolation: isolated (any Actor) = #isolation) {
-        if var request, let current = self.request, Self.isSameImage(request, current) {
+        let isSame = request.flatMap { request in self.request.map { Self.isSameImage(request, $0) } } ?? false
+        if var request, isSame {
             if let priority = options.priority { request.priority = priority }
             switch state {
             case .loading:
                 self.request = request
                 task?.priority = request.priority
+                if let completion { requestCompletion = completion }
                 return
             case .success:
                 self.request = request
+                if let completion, let shownResponse { completion(.success(shownResponse)) }
                 return
             case .deferred where deferringNetwork && pipeline.cachedImage(for: request) == nil:
                 // Still waiting; an image that reached memory meanwhile is shown below instead.
                 self.request = request
+                if let completion { requestCompletion = completion }
                 return
             case .deferred, .failure, .empty:
                 break
@@ -131,6 +155,9 @@ public final class ImageBinding {
         }
         cancelLoad()
         generation &+= 1
+        // The same request loading again keeps a pending completion unless a new one is given.
+        requestCompletion = isSame ? completion ?? requestCompletion : completion
+        shownResponse = nil
         guard var request else {
             self.request = nil
             state = .empty
@@ -220,6 +247,7 @@ public final class ImageBinding {
     private func show(_ result: Result<ImageResponse, any Error>) {
         switch result {
         case .success(let response):
+            shownResponse = response
             state = .success(response.source)
             shown = .image
             let transition: ImageTransition = response.source == .memory ? .none : options.transition
@@ -230,6 +258,10 @@ public final class ImageBinding {
             target?.displayFailure(options.failureImage, error: error)
         }
         onCompletion?(result)
+        if let completion = requestCompletion {
+            requestCompletion = nil
+            completion(result)
+        }
     }
 
     private func showPlaceholder() {
