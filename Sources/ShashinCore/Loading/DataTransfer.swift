@@ -178,6 +178,9 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
         if message.localizedCaseInsensitiveContains("Out of memory"), state.withLock({ $0.response == nil }) {
             return .invalidResponse(reason: "the header is larger than libcurl accepts (a field line over 100 KB), or memory ran out")
         }
+        if message.localizedCaseInsensitiveContains("Too large response headers") {
+            return .invalidResponse(reason: "the header section is larger than libcurl accepts (300 KB in all): \(message)")
+        }
         if message.localizedCaseInsensitiveContains("unencoding") || message.localizedCaseInsensitiveContains("content encoding") {
             return .invalidResponse(reason: "the compressed body (Content-Encoding) is damaged or in an unknown encoding: \(message)")
         }

@@ -23,8 +23,9 @@ import FoundationNetworking
 /// - A header field written `Name:value`, with no space after the colon, fails the whole
 ///   response on Linux (HTTP allows it); the error says so (`invalidResponse`).
 /// - Header parsing costs time in the square of the number of header lines (51,000 small lines:
-///   about 29 s of CPU). The total limit bounds how long a caller waits; the CPU is spent in
-///   the session's own thread until libcurl notices the cancellation.
+///   about 30 s of CPU, ending in libcurl's own refusal of a header section over 300 KB). The
+///   total limit bounds how long a caller waits; meanwhile libcurl's thread, which every
+///   URLSession of the process shares, serves no other request.
 /// - A header field line over 100 KB is refused by libcurl as "Out of memory"; the error says
 ///   the header was too large.
 /// - A body longer than its `Content-Length` is cut at the announced length without an error:

@@ -49,7 +49,8 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .invalidURL(let url): "Invalid URL: '\(url)'"
-        case .unsupportedScheme(let scheme): "Refused URL scheme '\(scheme)' (allowed: the configuration's allowedSchemes, http and https by default)"
+        case .unsupportedScheme(let scheme):
+            "Refused URL scheme '\(scheme)': a request may use the configuration's allowedSchemes (http and https by default), a redirect only http and https"
         case .tooManyRedirects(let limit): "More than \(limit) redirects"
         case .httpStatus(let code): "HTTP status \(code) (\(HTTPURLResponse.localizedString(forStatusCode: code)))"
         case .dataTooLarge(let limit): "Response is larger than the limit of \(limit) bytes"
@@ -76,8 +77,9 @@ extension ImagePipelineError {
         value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
     }
 
+    /// Megabytes of 2^20 bytes, as `DecodeMemoryBudget` counts them.
     static func megabytes(_ bytes: Int) -> String {
-        String(format: "%.0f MB", Double(bytes) / 1_000_000)
+        String(format: "%.0f MB", Double(bytes) / 1_048_576)
     }
 }
 
