@@ -20,6 +20,7 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
     private let maxRedirects: Int
     private let idleTimeout: Double
     private let totalTimeout: Double
+    private let startedAt = DispatchTime.now()
     private let progress: @Sendable (Int64, Int64) -> Void
     private let state = Locked(State())
 
@@ -164,7 +165,9 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
         let message = error.localizedDescription
         switch error.code {
         case .timedOut:
-            return .timedOut(seconds: idleTimeout, idle: true)
+            // URLSession's own total limit (Apple platforms) says timed out too; tell them apart by the clock.
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1e9
+            return elapsed >= totalTimeout ? .timedOut(seconds: totalTimeout, idle: false) : .timedOut(seconds: idleTimeout, idle: true)
         case .unsupportedURL:
             // The request was http or https (others never reach a session), so this is libcurl's
             // "unsupported protocol" for a reply that is not HTTP/1.x.
