@@ -72,18 +72,20 @@ public final class HostileOrigin: @unchecked Sendable { // `state` behind `lock`
 
     /// Stops listening and closes every open connection (a stalled one included).
     public func stop() {
-        let clients = lock.withLock { () -> Set<Int32>? in
-            guard !state.isStopped else { return nil }
+        let wasRunning = lock.withLock { () -> Bool in
+            guard !state.isStopped else { return false }
             state.isStopped = true
-            return state.clients
+            // Under the lock: a connection's thread closes its descriptor only after leaving
+            // `clients` (under the lock too), so none of these can be a reused number.
+            for client in state.clients { shutdown(client, Int32(SHUT_RDWR)) }
+            return true
         }
-        guard let clients else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for client in clients { shutdown(client, Int32(SHUT_RDWR)) }
+        // Wakes the accept loop, which closes the listener as it leaves.
+        if wasRunning { shutdown(listener, Int32(SHUT_RDWR)) }
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 {
@@ -104,8 +106,10 @@ public final class HostileOrigin: @unchecked Sendable { // `state` behind `lock`
             #endif
             let thread = Thread { [self] in
                 serve(client)
-                lock.withLock { _ = state.clients.remove(client) }
-                close(client)
+                lock.withLock {
+                    _ = state.clients.remove(client)
+                    close(client)
+                }
             }
             thread.name = "HostileOrigin.connection"
             thread.start()
