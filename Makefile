@@ -16,10 +16,11 @@ demo: build
 # The suites run in separate processes: the decoder's CPU-heavy tests would otherwise share the
 # two cores with the socket tests, whose servers then answer late; and the memory tests count
 # libvips' process-wide allocations, which other suites' decodes would disturb.
-MEMORY_SUITES = DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory
+MEMORY_SUITES = DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory|DecodeBudgetMemory
 # Suites that start `shashin` processes (and kill them), in a process of their own: they load the
-# machine in bursts the socket tests' waits need not share.
-PROCESS_SUITES = DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests|SoakTests
+# machine in bursts the socket tests' waits need not share. (The header flood holds the thread
+# libcurl shares between every URLSession of a process.)
+PROCESS_SUITES = DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests|SoakTests|HostileHeaderFloodTests
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter ShashinCoreTests

@@ -13,8 +13,8 @@ set -euo pipefail
 sanitizer=${1:?usage: scripts/test-sanitized.sh thread|address}
 SWIFT=${SWIFT:-swift}
 scratch=.build-${sanitizer}-sanitized
-memory_suites='DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory|theDirectPathReleasesEverythingOnEveryPath'
-process_suites='DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests'
+memory_suites='DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory|DecodeBudgetMemory|theDirectPathReleasesEverythingOnEveryPath'
+process_suites='DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests|HostileHeaderFloodTests'
 soak='SoakTests'
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 # Third-party false positives only, each explained in the file.

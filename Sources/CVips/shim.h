@@ -302,6 +302,11 @@ typedef struct shashin_jpeg_header {
     int exif_count;
     const unsigned char *exif;
     unsigned int exif_length;
+    /* 1 for a progressive (multi-scan) JPEG, whose decode holds every DCT coefficient of the
+     * image at once: `coefficient_bytes` of them (64 two-byte values per block, each component
+     * at its own sampling). 0 when the header was not read to the first scan. */
+    int progressive;
+    unsigned long long coefficient_bytes;
 } shashin_jpeg_header;
 
 static inline void shashin_jpeg_error_exit(j_common_ptr cinfo) {
@@ -405,6 +410,19 @@ static inline shashin_jpeg_header shashin_jpeg_get_header(const shashin_jpeg *jp
     header.height = cinfo->image_height;
     header.components = cinfo->num_components;
     header.color_space = (int)cinfo->jpeg_color_space;
+    header.progressive = cinfo->progressive_mode ? 1 : 0;
+    if (cinfo->comp_info && cinfo->max_h_samp_factor > 0 && cinfo->max_v_samp_factor > 0) {
+        for (int i = 0; i < cinfo->num_components; i++) {
+            const jpeg_component_info *component = &cinfo->comp_info[i];
+            /* Blocks per side, as libjpeg counts them: the component's share of the image,
+             * rounded up to whole 8×8 blocks. */
+            unsigned long long across = ((unsigned long long)cinfo->image_width * component->h_samp_factor
+                                         + 8ULL * cinfo->max_h_samp_factor - 1) / (8ULL * cinfo->max_h_samp_factor);
+            unsigned long long down = ((unsigned long long)cinfo->image_height * component->v_samp_factor
+                                       + 8ULL * cinfo->max_v_samp_factor - 1) / (8ULL * cinfo->max_v_samp_factor);
+            header.coefficient_bytes += across * down * 64ULL * 2ULL;
+        }
+    }
     for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker; marker = marker->next) {
         if (marker->marker == JPEG_APP0 + 2 && marker->data_length >= 14 &&
             memcmp(marker->data, "ICC_PROFILE", 12) == 0 && header.icc_state == 0) {

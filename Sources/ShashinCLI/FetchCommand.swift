@@ -24,6 +24,12 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Write lossless WebP (with -o FILE.webp).")
     var lossless = false
 
+    @Option(name: .customLong("decode-budget-mb"), help: "The decode memory budget in MB (default \(DecodeMemoryBudget.defaultBytes >> 20)).")
+    var decodeBudget: Int?
+
+    @Flag(help: "Refuse loopback, private, link-local and metadata addresses, as a server loading user URLs should.")
+    var refuseInternalAddresses = false
+
     func validate() throws {
         guard let url = URL(string: url), url.scheme != nil else {
             throw ValidationError("Not a URL: \(self.url)")
@@ -37,6 +43,8 @@ struct FetchCommand: AsyncParsableCommand {
         let options = try output.map(encodingOptions(for:))
         var configuration = ImagePipeline.Configuration()
         configuration.allowedSchemes.insert("file")
+        if let decodeBudget { configuration.decodeMemoryBudget = DecodeMemoryBudget(bytes: decodeBudget << 20) }
+        if refuseInternalAddresses { configuration.dataLoader = URLSessionDataLoader(destinationPolicy: .publicAddressesOnly) }
         let pipeline = ImagePipeline(configuration: configuration)
         let request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maxPixelSize: $0) })
         do {

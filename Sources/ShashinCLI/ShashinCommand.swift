@@ -7,7 +7,7 @@ struct ShashinCommand: AsyncParsableCommand {
         commandName: "shashin",
         abstract: "Shashin's command-line tool.",
         subcommands: [DemoCommand.self, GalleryCommand.self, FetchCommand.self, HTTPCommand.self, CacheCommand.self,
-                      ServeCommand.self, GenerateCommand.self,
+                      ServeCommand.self, HostileCommand.self, GenerateCommand.self,
                       BenchDecodeCommand.self, BenchProcessCommand.self, BenchMemoryCommand.self, BenchDiskCommand.self,
                       CacheWriterCommand.self, SoakCommand.self]
     )

@@ -15,7 +15,8 @@ import ShashinCore
 /// and YCCK, other profiles, unusual EXIF, any error libjpeg raises — is *declined*, and the caller
 /// decodes with libvips, which makes the final decision. Two things are decided here, with
 /// libvips' answers: a header over the pixel limit throws `.imageTooLarge` before any pixel is
-/// decoded, and data that ends early (or draws 100 libjpeg warnings) throws `.decodingFailed`
+/// decoded, a decode whose estimated peak memory is over the budget throws `.decodeMemoryExceeded`
+/// (a progressive file's coefficients counted), and data that ends early (or draws 100 libjpeg warnings) throws `.decodingFailed`
 /// rather than giving part of an image.
 enum DirectJPEGDecoder {
     /// What the direct path did with one JPEG.
@@ -70,6 +71,9 @@ enum DirectJPEGDecoder {
         let (pixelCount, overflow) = target.width.multipliedReportingOverflow(by: target.height)
         guard !overflow, pixelCount <= Int32.max / 4 else { return .declined(reason: "a target size too large for this path") }
         let byteCount = pixelCount * 4
+        let estimate = DecodeMemoryEstimate.directJPEG(header, target: target, shrink: Int(shrink))
+        let reservation = try context.memoryBudget.reserve(estimate.bytes)
+        defer { reservation.release() }
 
         var failed = false
         let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in

@@ -95,9 +95,14 @@ public struct VipsImageDecoder: Sendable {
 
             let frameCount = Int(vips_image_get_n_pages(header))
             let orientation = vips_image_get_orientation(header)
+            let shrinksWhole = target != upright && !loader.shrinksOnLoad(scale: 0.5) && width * height <= maxPixelCountForDirectShrink
+                && target.width <= upright.width && target.height <= upright.height
+            let estimate = memoryEstimate(header, bytes: bytes, loader: loader, upright: upright, target: target,
+                                          shrinksWhole: shrinksWhole, turns: orientation != 1)
+            let reservation = try context.memoryBudget.reserve(estimate.bytes)
+            defer { reservation.release() }
             var image = header
-            if target != upright, !loader.shrinksOnLoad(scale: 0.5), width * height <= maxPixelCountForDirectShrink,
-               target.width <= upright.width, target.height <= upright.height {
+            if shrinksWhole {
                 let whole = orientation == 1 ? header
                     : try scope.make { loader.load(bytes, access: VIPS_ACCESS_RANDOM, into: $0) }
                 let shrunk = try shrinkWhole(whole, in: scope, upright: upright, to: target)
@@ -123,6 +128,42 @@ public struct VipsImageDecoder: Sendable {
             }
             return (try scope.bitmap(from: image), frameCount)
         }
+    }
+
+    /// The peak memory of the libvips decode `decode` is about to run (see `DecodeMemoryEstimate`).
+    static func memoryEstimate(_ header: VipsImagePointer, bytes: UnsafeRawBufferPointer, loader: VipsLoader,
+                               upright: (width: Int, height: Int), target: (width: Int, height: Int),
+                               shrinksWhole: Bool, turns: Bool) -> DecodeMemoryEstimate {
+        typealias E = DecodeMemoryEstimate
+        let width = Int(vips_image_get_width(header)), height = Int(vips_image_get_height(header))
+        let whole = E.product(width, height, Int(vips_image_get_bands(header)), Int(vips_format_sizeof(vips_image_get_format(header))))
+        var estimate = E(output: E.product(target.width, target.height, 4), rows: E.rows(width: width))
+        let fullSize = target == upright
+        switch loader.format {
+        case .png:
+            let interlaced = vips_image_get_typeof(header, "interlaced") != 0
+            if interlaced || shrinksWhole || (fullSize && turns) { estimate.wholeImage = whole }
+        case .jpeg:
+            estimate.coefficients = E.progressiveJPEGCoefficients(bytes)
+            if fullSize && turns { estimate.wholeImage = whole }
+            if !fullSize {
+                // Rows at the size the DCT shrink decodes to.
+                let scale = max(Double(target.width) / Double(upright.width), Double(target.height) / Double(upright.height))
+                estimate.rows = E.rows(width: width / Int(VipsLoader.jpegShrink(for: scale)))
+            }
+        case .webp:
+            // Decoded whole, at the shrink-on-load scale.
+            let scale = fullSize ? 1 : max(Double(target.width) / Double(upright.width), Double(target.height) / Double(upright.height))
+            estimate.wholeImage = Int(min(Double(Int.max / 2), Double(whole) * min(1, scale * scale)))
+        default:
+            estimate.wholeImage = whole
+        }
+        if shrinksWhole {
+            // The sRGB 8-bit copy the shrink reads, besides the decoded image.
+            estimate.wholeImage = E.product(width, height, 4) > Int.max - estimate.wholeImage ? .max
+                : estimate.wholeImage + E.product(width, height, 4)
+        }
+        return estimate
     }
 
     /// Throws `.imageTooLarge` unless a thumbnail of `target` pixels (larger than the image when

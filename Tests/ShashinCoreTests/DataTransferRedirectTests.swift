@@ -30,4 +30,21 @@ struct DataTransferRedirectTests {
         #expect(!transfer.mayRedirect(to: next))
         #expect(await outcome(of: transfer) as? ImagePipelineError == .tooManyRedirects(limit: 2))
     }
+
+    @Test("a Location naming another scheme is refused by its own scheme, before resolution makes it http")
+    func rawLocation() async throws {
+        let transfer = DataTransfer(maxBytes: 100) { _, _ in }
+        // What Foundation on Linux makes of `Location: file:///etc/passwd` from http://origin/.
+        let resolved = URLRequest(url: URL(string: "http://origin/etc/passwd")!)
+        #expect(!transfer.mayRedirect(to: resolved, location: "file:///etc/passwd"))
+        #expect(await outcome(of: transfer) as? ImagePipelineError == .unsupportedScheme("file"))
+    }
+
+    @Test("schemes are read from absolute references only", arguments: [
+        ("data:text/plain,hi", "data"), ("FILE:///x", "file"), ("HTTPS://a/b", "https"), ("/path:with:colons", nil),
+        ("relative/path", nil), ("1abc:x", nil), ("?q=a:b", nil),
+    ] as [(String, String?)])
+    func schemeOfReference(_ reference: String, expected: String?) {
+        #expect(DataTransfer.scheme(of: reference) == expected)
+    }
 }

@@ -42,6 +42,7 @@ enum SoakOutcome: Sendable, Equatable {
         switch error {
         case .httpStatus(let status): return .error("http \(status)")
         case .truncatedData: return .error("truncated body")
+        case .timedOut: return .error("timed out")
         case .networkFailure(let code, _):
             switch code {
             case URLError.timedOut.rawValue: return .error("timed out")

@@ -10,12 +10,17 @@ public struct ImageDecodingContext: Sendable {
     /// allocate; larger images fail with `ImagePipelineError.imageTooLarge` before any pixel is
     /// decoded.
     public var maxPixelCount: Int
+    /// The memory budget the decode reserves its estimated peak from (libvips and the direct
+    /// JPEG path; ImageIO decodes without an estimate); over it, `.decodeMemoryExceeded`.
+    public var memoryBudget: DecodeMemoryBudget
 
     /// Creates a decoding context.
-    public init(format: ImageFormat?, thumbnail: ThumbnailOptions? = nil, maxPixelCount: Int = ImageDecodingContext.defaultMaxPixelCount) {
+    public init(format: ImageFormat?, thumbnail: ThumbnailOptions? = nil, maxPixelCount: Int = ImageDecodingContext.defaultMaxPixelCount,
+                memoryBudget: DecodeMemoryBudget = .shared) {
         self.format = format
         self.thumbnail = thumbnail
         self.maxPixelCount = maxPixelCount
+        self.memoryBudget = memoryBudget
     }
 
     /// 100 megapixels: a 12 MP photo passes many times over, a 65535×65535 bomb does not.

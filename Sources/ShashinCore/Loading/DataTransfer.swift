@@ -18,15 +18,22 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
     private let acceptsAnyStatus: Bool
     private let isHead: Bool
     private let maxRedirects: Int
+    private let idleTimeout: Double
+    private let totalTimeout: Double
+    private let startedAt = DispatchTime.now()
     private let progress: @Sendable (Int64, Int64) -> Void
     private let state = Locked(State())
 
     /// - Parameter acceptsAnyStatus: deliver responses outside 200–299 with their body instead of
     ///   failing with `httpStatus`.
     /// - Parameter isHead: the request is a HEAD, whose response has no body.
+    /// - Parameter idleTimeout, totalTimeout: the limits in force, for the words of a timeout error.
     init(maxBytes: Int, acceptsAnyStatus: Bool = false, isHead: Bool = false, maxRedirects: Int = 5,
+         idleTimeout: Double = 60, totalTimeout: Double = 300,
          progress: @escaping @Sendable (Int64, Int64) -> Void) {
         self.maxRedirects = maxRedirects
+        self.idleTimeout = idleTimeout
+        self.totalTimeout = totalTimeout
         self.maxBytes = maxBytes
         self.acceptsAnyStatus = acceptsAnyStatus
         self.isHead = isHead
@@ -41,9 +48,15 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
         if let outcome { continuation.resume(with: outcome) }
     }
 
-    /// Checks the status and announced length; `false` ends the transfer.
+    /// Checks the status and announced length; `false` ends the transfer. An interim response
+    /// (1xx but 101, such as `100 Continue` or `103 Early Hints`) is passed over: the final one follows.
     func accept(_ response: URLResponse) -> Bool {
         let status = (response as? HTTPURLResponse)?.statusCode
+        if let status, (100..<200).contains(status), status != 101 { return true }
+        if let reason = Self.contentLengthConflict(in: response) {
+            fail(ImagePipelineError.invalidResponse(reason: reason))
+            return false
+        }
         if let status, !acceptsAnyStatus, !(200..<300).contains(status) {
             fail(ImagePipelineError.httpStatus(status))
             return false
@@ -64,9 +77,11 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
     }
 
     /// Whether to follow a redirect to `request`: only to `http` or `https`, and at most
-    /// `maxRedirects` times; otherwise the transfer fails.
-    func mayRedirect(to request: URLRequest) -> Bool {
-        let scheme = request.url?.scheme?.lowercased() ?? ""
+    /// `maxRedirects` times; otherwise the transfer fails. `location` is the redirect's raw
+    /// `Location` field: a scheme it names is judged before anything resolves it (Foundation on
+    /// Linux resolves `file:///etc/passwd` against the current origin, as if it were a path).
+    func mayRedirect(to request: URLRequest, location: String? = nil) -> Bool {
+        let scheme = location.flatMap(Self.scheme(of:)) ?? request.url?.scheme?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https" else {
             fail(ImagePipelineError.unsupportedScheme(scheme))
             return false
@@ -96,7 +111,28 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
         return true
     }
 
+    /// Ends the transfer on an authentication challenge nobody answers: as `httpStatus` of the
+    /// challenge's response, or with that response and no body when any status is accepted.
+    func refuseChallenge(_ failureResponse: URLResponse?) {
+        guard let http = failureResponse as? HTTPURLResponse else {
+            fail(ImagePipelineError.httpStatus(401))
+            return
+        }
+        if acceptsAnyStatus {
+            resolve(.success((Data(), http)))
+        } else {
+            fail(ImagePipelineError.httpStatus(http.statusCode))
+        }
+    }
+
+    /// Ends the transfer because it ran past the total limit.
+    func expire() { fail(ImagePipelineError.timedOut(seconds: totalTimeout, idle: false)) }
+
     func complete(response: URLResponse?, error: (any Error)?) {
+        if let urlError = error as? URLError, let failure = explained(urlError) {
+            fail(failure)
+            return
+        }
         if let error {
             // A connection closed before the announced length is a truncated body, whatever
             // code the platform's HTTP stack gives it (libcurl's "partial file" on Linux).
@@ -121,6 +157,57 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
             return
         }
         resolve(.success((data, response)))
+    }
+
+    /// What a URL error from libcurl or Foundation means, in words a user can act on, where its
+    /// own words mislead; `nil` leaves it to the general rule.
+    private func explained(_ error: URLError) -> ImagePipelineError? {
+        let message = error.localizedDescription
+        switch error.code {
+        case .timedOut:
+            // URLSession's own total limit (Apple platforms) says timed out too; tell them apart by the clock.
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1e9
+            return elapsed >= totalTimeout ? .timedOut(seconds: totalTimeout, idle: false) : .timedOut(seconds: idleTimeout, idle: true)
+        case .unsupportedURL:
+            // The request was http or https (others never reach a session), so this is libcurl's
+            // "unsupported protocol" for a reply that is not HTTP/1.x.
+            return .invalidResponse(reason: "the reply does not begin with an HTTP/1.x status line (garbage, or an HTTP/0.9 reply)")
+        default:
+            break
+        }
+        if message.localizedCaseInsensitiveContains("Failed writing header") {
+            return .invalidResponse(reason: "a header line Foundation on Linux cannot parse, such as 'Name:value' with no space after the colon")
+        }
+        if message.localizedCaseInsensitiveContains("Out of memory"), state.withLock({ $0.response == nil }) {
+            return .invalidResponse(reason: "the header is larger than libcurl accepts (a field line over 100 KB), or memory ran out")
+        }
+        if message.localizedCaseInsensitiveContains("Too large response headers") {
+            return .invalidResponse(reason: "the header section is larger than libcurl accepts (300 KB in all): \(message)")
+        }
+        if message.localizedCaseInsensitiveContains("unencoding") || message.localizedCaseInsensitiveContains("content encoding") {
+            return .invalidResponse(reason: "the compressed body (Content-Encoding) is damaged or in an unknown encoding: \(message)")
+        }
+        return nil
+    }
+
+    /// Why the response's `Content-Length` cannot be trusted: several different values (RFC 9112
+    /// §6.3 makes that an unrecoverable error; Foundation joins repeated fields with commas).
+    static func contentLengthConflict(in response: URLResponse) -> String? {
+        guard let field = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Length") else { return nil }
+        let values = Set(field.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        guard values.count > 1 else { return nil }
+        return "different Content-Length values (\(field)), so the body's end is unknown"
+    }
+
+    /// The scheme a URL reference names (RFC 3986 §3.1), lowercased; `nil` for a relative reference.
+    static func scheme(of reference: String) -> String? {
+        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        guard let colon = trimmed.firstIndex(of: ":") else { return nil }
+        let candidate = trimmed[..<colon]
+        guard let first = candidate.first, first.isASCII, first.isLetter,
+              candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return nil }
+        return candidate.lowercased()
     }
 
     /// Ends the transfer with `error` unless it already ended.

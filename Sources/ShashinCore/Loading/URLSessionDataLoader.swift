@@ -11,6 +11,26 @@ import FoundationNetworking
 /// `Content-Length`. It gives the session no `URLCache`: HTTP caching is the disk cache's job
 /// (URLSession on Linux never stores responses anyway).
 ///
+/// Hostile servers: it answers every authentication challenge (a server-trust one by the
+/// system's rules, any other by refusing it, which ends the request with the challenge's
+/// `httpStatus`, such as 401, or that response with no body from `loadResponse`), skips interim
+/// 1xx responses, refuses a redirect whose `Location` names a scheme other than `http` or
+/// `https` before anything resolves it, refuses different `Content-Length` values, and ends any
+/// request at `timeoutIntervalForResource` whatever it is waiting for. `destinationPolicy`
+/// guards a server that loads URLs its users supply.
+///
+/// What libcurl (behind URLSession on Linux) does that this loader cannot change from outside:
+/// - A header field written `Name:value`, with no space after the colon, fails the whole
+///   response on Linux (HTTP allows it); the error says so (`invalidResponse`).
+/// - Header parsing costs time in the square of the number of header lines (51,000 small lines:
+///   about 30 s of CPU, ending in libcurl's own refusal of a header section over 300 KB). The
+///   total limit bounds how long a caller waits; meanwhile libcurl's thread, which every
+///   URLSession of the process shares, serves no other request.
+/// - A header field line over 100 KB is refused by libcurl as "Out of memory"; the error says
+///   the header was too large.
+/// - A body longer than its `Content-Length` is cut at the announced length without an error:
+///   the bytes are a truncated image, which the decoder then refuses.
+///
 /// ```swift
 /// let loader = URLSessionDataLoader()
 /// let (data, response) = try await loader.loadData(for: URLRequest(url: url), maxBytes: 10 << 20) { _, _ in }
@@ -25,13 +45,26 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
 
     /// The most redirects followed for one request; more fail with `tooManyRedirects`.
     public let maxRedirects: Int
+    /// Where requests and redirects may go; default `.unrestricted`.
+    public let destinationPolicy: DestinationPolicy
+    /// Seconds without a byte before a request fails (the configuration's `timeoutIntervalForRequest`).
+    let idleTimeout: Double
+    /// Seconds before any request fails, whatever it waits for (`timeoutIntervalForResource`).
+    let totalTimeout: Double
 
     /// Creates a loader with its own session made from `configuration`.
-    /// - Parameter maxRedirects: the most redirects followed for one request (default 5); a
-    ///   redirect to anything but `http` or `https` is always refused.
-    public init(configuration: URLSessionConfiguration = URLSessionDataLoader.defaultConfiguration, maxRedirects: Int = 5) {
+    /// - Parameters:
+    ///   - maxRedirects: the most redirects followed for one request (default 5); a redirect to
+    ///     anything but `http` or `https` is always refused.
+    ///   - destinationPolicy: where requests and redirects may connect; `.publicAddressesOnly`
+    ///     for a server loading user-supplied URLs.
+    public init(configuration: URLSessionConfiguration = URLSessionDataLoader.defaultConfiguration, maxRedirects: Int = 5,
+                destinationPolicy: DestinationPolicy = .unrestricted) {
         self.maxRedirects = maxRedirects
-        delegate = URLSessionDataLoaderDelegate()
+        self.destinationPolicy = destinationPolicy
+        idleTimeout = configuration.timeoutIntervalForRequest
+        totalTimeout = configuration.timeoutIntervalForResource
+        delegate = URLSessionDataLoaderDelegate(destinationPolicy: destinationPolicy)
         let delegateQueue = OperationQueue()
         delegateQueue.maxConcurrentOperationCount = 1
         delegateQueue.name = "shashin.urlsession.delegate"
@@ -75,14 +108,29 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
         case "data": return try Self.loadDataURL(url, maxBytes: maxBytes, progress: progress)
         case let scheme: throw ImagePipelineError.unsupportedScheme(scheme ?? "")
         }
+        if destinationPolicy.refusesInternalAddresses {
+            // getaddrinfo blocks: off the Swift pool.
+            let policy = destinationPolicy
+            try await offThePool { () throws -> Void in try policy.check(url) }
+        }
         let transfer = DataTransfer(maxBytes: maxBytes, acceptsAnyStatus: acceptsAnyStatus,
                                     isHead: request.httpMethod?.uppercased() == "HEAD", maxRedirects: maxRedirects,
-                                    progress: progress)
+                                    idleTimeout: idleTimeout, totalTimeout: totalTimeout, progress: progress)
         let task = session.dataTask(with: request)
+        // The total limit, enforced here: URLSession's own does not end a task stuck where
+        // libcurl is not waiting for bytes (an unanswered challenge on Linux never completes).
+        let deadline = DispatchWorkItem {
+            transfer.expire()
+            task.cancel()
+        }
+        defer { deadline.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.begin(continuation)
                 delegate.register(transfer, for: task)
+                if totalTimeout.isFinite, totalTimeout > 0 {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + totalTimeout, execute: deadline)
+                }
                 task.resume()
             }
         } onCancel: {
@@ -133,8 +181,18 @@ extension URLSessionDataLoader {
 }
 
 /// Routes the session's delegate calls to the transfer of each task.
-final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable { // `transfers` behind `transfers`' lock
+final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable { // `transfers` behind `transfers`' lock; the rest immutable
     private let transfers = Locked<[Int: DataTransfer]>([:])
+    private let destinationPolicy: DestinationPolicy
+    /// Gives the credential for a challenge, or `nil` to refuse it: the seam for configured
+    /// credentials. Until they exist, every challenge but server trust is refused.
+    private let credential: @Sendable (URLAuthenticationChallenge) -> URLCredential?
+
+    init(destinationPolicy: DestinationPolicy,
+         credential: @escaping @Sendable (URLAuthenticationChallenge) -> URLCredential? = { _ in nil }) {
+        self.destinationPolicy = destinationPolicy
+        self.credential = credential
+    }
 
     func register(_ transfer: DataTransfer, for task: URLSessionTask) {
         transfers.withLock { $0[task.taskIdentifier] = transfer }
@@ -155,12 +213,48 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, @unc
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        guard let transfer = transfer(for: task), transfer.mayRedirect(to: request) else {
+        let location = response.value(forHTTPHeaderField: "Location")
+        guard let transfer = transfer(for: task), transfer.mayRedirect(to: request, location: location) else {
             completionHandler(nil)
             task.cancel()
             return
         }
-        completionHandler(request)
+        guard destinationPolicy.refusesInternalAddresses, let url = request.url else {
+            completionHandler(request)
+            return
+        }
+        // Resolving blocks: not on the delegate queue, which every transfer shares.
+        let policy = destinationPolicy
+        DispatchQueue.global(qos: .userInitiated).async {
+            do {
+                try policy.check(url)
+                completionHandler(request)
+            } catch {
+                transfer.fail(error)
+                completionHandler(nil)
+                task.cancel()
+            }
+        }
+    }
+
+    /// Every challenge gets an answer (on Linux one left unanswered stalls the task for good):
+    /// TLS ones (server trust, client certificate) by the system's rules; any other with a credential when one is given,
+    /// otherwise refused, which ends the transfer with the challenge's response.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        // TLS-level challenges (Apple platforms only) keep the system's handling.
+        let method = challenge.protectionSpace.authenticationMethod
+        if method == "NSURLAuthenticationMethodServerTrust" || method == "NSURLAuthenticationMethodClientCertificate" {
+            completionHandler(.performDefaultHandling, nil)
+            return
+        }
+        if challenge.previousFailureCount == 0, let credential = credential(challenge) {
+            completionHandler(.useCredential, credential)
+            return
+        }
+        transfer(for: task)?.refuseChallenge(challenge.failureResponse)
+        completionHandler(.cancelAuthenticationChallenge, nil)
+        task.cancel()
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -127,7 +127,8 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         upstream = nil
         let decoder = graph.configuration.decoders
         let context = ImageDecodingContext(format: ImageFormat(sniffing: fetched.data), thumbnail: request.thumbnail,
-                                           maxPixelCount: graph.configuration.maxPixelCount)
+                                           maxPixelCount: graph.configuration.maxPixelCount,
+                                           memoryBudget: graph.configuration.decodeMemoryBudget)
         run(on: graph.decodeQueue, after: fetched.timings, source: fetched.source, urlResponse: fetched.urlResponse,
             originalFormat: context.format, storageErrors: fetched.storageErrors) {
             do {

@@ -17,7 +17,8 @@ extension ImagePipeline {
     /// }
     /// ```
     public struct Configuration: Sendable {
-        /// Loads bytes; default `URLSessionDataLoader.shared`.
+        /// Loads bytes; default `URLSessionDataLoader.shared`. A server loading user-supplied URLs
+        /// sets `URLSessionDataLoader(destinationPolicy: .publicAddressesOnly)`.
         public var dataLoader: any DataLoading
         /// Chooses the decoder for each image from its sniffed format. `import Shashin` makes the
         /// platform's decoder (ImageIO or libvips) its default; register your own to add a format
@@ -59,6 +60,10 @@ extension ImagePipeline {
         /// The most pixels an image may declare before it is refused as a decompression bomb;
         /// default 100 megapixels.
         public var maxPixelCount: Int = ImageDecodingContext.defaultMaxPixelCount
+        /// The memory decodes may hold at once, estimated from each image's header before its
+        /// pixels are decoded; an image whose estimate alone is over it fails with
+        /// `decodeMemoryExceeded`. Default `DecodeMemoryBudget.shared` (256 MB, one for the process).
+        public var decodeMemoryBudget: DecodeMemoryBudget = .shared
         /// URL schemes the pipeline loads; default `http` and `https`. Add `file` (local files) or
         /// `data` (inline `data:` URLs) to allow them; any other scheme fails with `unsupportedScheme`.
         public var allowedSchemes: Set<String> = ["http", "https"]

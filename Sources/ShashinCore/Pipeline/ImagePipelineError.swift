@@ -21,12 +21,25 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
     case truncatedData(expected: Int, received: Int)
     /// The response had no body.
     case emptyData
-    /// The network failed (no connection, timeout, reset, ...); `code` is the `URLError` code.
+    /// The network failed (no connection, reset, ...); `code` is the `URLError` code.
     case networkFailure(code: Int, message: String)
+    /// The request timed out: no byte for `seconds` when `idle`, otherwise not finished within
+    /// `seconds` in all (the loader's total limit, which also ends a request stuck anywhere else).
+    case timedOut(seconds: Double, idle: Bool)
+    /// The server's reply breaks HTTP's rules (no status line, conflicting `Content-Length`
+    /// values, a damaged compressed body, an oversized header); `reason` says which, in words.
+    case invalidResponse(reason: String)
+    /// The loader's `DestinationPolicy` refused to connect: `host` resolved to `address`, a
+    /// loopback, private, link-local or otherwise internal address.
+    case destinationRefused(host: String, address: String)
     /// The bytes are not an image the decoder can read; `format` is what was sniffed, if anything.
     case decodingFailed(format: ImageFormat?, reason: String)
     /// The image declares more pixels than the configured limit (a decompression bomb guard).
     case imageTooLarge(width: Int, height: Int, limit: Int)
+    /// Decoding the image would take about `estimate` bytes at its peak (from its header: size,
+    /// bit depth, channels, interlacing or progressive coding), more than the decode memory
+    /// budget of `budget` bytes (`ImageDecodingContext.memoryBudget`).
+    case decodeMemoryExceeded(estimate: Int, budget: Int)
     /// A processor threw.
     case processingFailed(identifier: String, reason: String)
     /// The request allowed only cached data and there was none.
@@ -36,18 +49,37 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .invalidURL(let url): "Invalid URL: '\(url)'"
-        case .unsupportedScheme(let scheme): "Refused URL scheme '\(scheme)' (allowed: the configuration's allowedSchemes, http and https by default)"
+        case .unsupportedScheme(let scheme):
+            "Refused URL scheme '\(scheme)': a request may use the configuration's allowedSchemes (http and https by default), a redirect only http and https"
         case .tooManyRedirects(let limit): "More than \(limit) redirects"
         case .httpStatus(let code): "HTTP status \(code) (\(HTTPURLResponse.localizedString(forStatusCode: code)))"
         case .dataTooLarge(let limit): "Response is larger than the limit of \(limit) bytes"
         case .truncatedData(let expected, let received): "Response body ended after \(received) of \(expected) bytes"
         case .emptyData: "Response has no data"
         case .networkFailure(let code, let message): "Network failure (URLError \(code)): \(message)"
+        case .timedOut(let seconds, idle: true): "Timed out: the server sent nothing for \(Self.seconds(seconds))"
+        case .timedOut(let seconds, idle: false): "Timed out: the request did not finish within \(Self.seconds(seconds))"
+        case .invalidResponse(let reason): "Invalid HTTP response from the server: \(reason)"
+        case .destinationRefused(let host, let address):
+            "Refused to connect to \(host) (\(address)): the destination policy forbids loopback, private, link-local and metadata addresses"
         case .decodingFailed(let format, let reason): "Failed to decode \(format.map { "\($0) " } ?? "unrecognised ")data: \(reason)"
         case .imageTooLarge(let width, let height, let limit): "Image of \(width)×\(height) pixels exceeds the limit of \(limit) pixels"
+        case .decodeMemoryExceeded(let estimate, let budget):
+            "Decoding would need about \(Self.megabytes(estimate)) at its peak, over the decode memory budget of \(Self.megabytes(budget))"
         case .processingFailed(let identifier, let reason): "Processor '\(identifier)' failed: \(reason)"
         case .cacheMiss: "No cached data and the cache policy forbids loading"
         }
+    }
+}
+
+extension ImagePipelineError {
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+    }
+
+    /// Megabytes of 2^20 bytes, as `DecodeMemoryBudget` counts them.
+    static func megabytes(_ bytes: Int) -> String {
+        String(format: "%.0f MB", Double(bytes) / 1_048_576)
     }
 }
 
