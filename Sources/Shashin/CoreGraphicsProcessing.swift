@@ -144,24 +144,4 @@ enum CoreGraphicsProcessing {
         return makeImage(output)
     }
 }
-
-extension PlatformImage {
-    /// The width in pixels of the image's bitmap (the name the processors use on every platform).
-    var pixelWidth: Int {
-        #if canImport(UIKit)
-        cgImage?.width ?? 0
-        #else
-        cgImage(forProposedRect: nil, context: nil, hints: nil)?.width ?? 0
-        #endif
-    }
-
-    /// The height in pixels of the image's bitmap.
-    var pixelHeight: Int {
-        #if canImport(UIKit)
-        cgImage?.height ?? 0
-        #else
-        cgImage(forProposedRect: nil, context: nil, hints: nil)?.height ?? 0
-        #endif
-    }
-}
 #endif
