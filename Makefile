@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: deps demo build test test-sanitizers test-core-tsan check-readme bench soak clean
+.PHONY: deps demo build test check-readme check-apple-shape test-sanitizers test-core-tsan bench soak clean
 
 deps:
 	@scripts/install-deps.sh
@@ -29,12 +29,27 @@ test: deps
 	$(SWIFT) test --skip-build --filter 'ImageServerTests|ShashinTests' --skip '$(PROCESS_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(PROCESS_SUITES)'
 	SWIFT=$(SWIFT) scripts/check-readme
+	$(MAKE) check-apple-shape
 	$(MAKE) test-sanitizers
 
 # Every Swift sample in README.md, compiled against the built package; errors and warnings fail
 # (scripts/check-readme says how each sample is compiled). Seconds once the package is built.
 check-readme: deps
 	SWIFT=$(SWIFT) scripts/check-readme
+
+# The Apple build's compile check, on Linux (compiles, runs nothing). With SHASHIN_APPLE_SHAPE=1
+# the manifest builds every target under the condition SHASHIN_APPLE_SHAPE: `PlatformImage` is
+# then an opaque, non-Sendable class shaped as UIImage/NSImage are to this code (no pixels, no
+# width, not Bitmap: Sources/ShashinCore/Imaging/AppleShapeImage.swift), and Shashin's ImageIO and
+# Core Graphics types are signature-only stand-ins (Sources/Shashin/AppleShape/). Any line outside
+# the platform files that assumes `PlatformImage` is `Bitmap`, or sends an image where NSImage
+# (Sendable only from macOS 14) cannot go, fails here as it would on a Mac. It builds the core,
+# Shashin, ImageServer, the `shashin` tool and the shared tests (ShashinCoreTests, ShashinTests,
+# ImageServerTests); the libvips targets are left out, as on Apple platforms, where ImageIO decodes.
+# The Apple-only files themselves (ImageIO, Core Graphics, UIKit) need a Mac: the hosted Apple CI.
+APPLE_SHAPE_SCRATCH ?= .build-apple-shape
+check-apple-shape: deps
+	SHASHIN_APPLE_SHAPE=1 $(SWIFT) build --build-tests --scratch-path $(APPLE_SHAPE_SCRATCH)
 
 # The whole suite again under ThreadSanitizer, then AddressSanitizer (scripts/test-sanitized.sh
 # says what it leaves out and why). `make test-core-tsan` is the quick check of the core alone.
@@ -65,7 +80,7 @@ soak: deps
 	SWIFT=$(SWIFT) scripts/soak
 
 clean:
-	rm -rf .build $(TSAN_SCRATCH) .build-thread-sanitized .build-address-sanitized
+	rm -rf .build $(TSAN_SCRATCH) $(APPLE_SHAPE_SCRATCH) .build-thread-sanitized .build-address-sanitized
 
 # The libFuzzer targets in Fuzz/ (decoding, HTTP cache headers, the disk index on damaged files),
 # FUZZ_SECONDS each, one after another, with AddressSanitizer; too slow for `make test`. Findings go

@@ -10,8 +10,25 @@ let coreOnly = ProcessInfo.processInfo.environment["SHASHIN_CORE_ONLY"] == "1"
 /// `-sanitize=fuzzer,address` in their own build folder); without it `swift build` never sees them.
 let fuzzing = ProcessInfo.processInfo.environment["SHASHIN_FUZZ"] == "1"
 
+/// `SHASHIN_APPLE_SHAPE=1` is the compile check `make check-apple-shape` (Linux only): every target
+/// is built with the condition `SHASHIN_APPLE_SHAPE`, under which `PlatformImage` is an opaque,
+/// non-Sendable class shaped as `UIImage`/`NSImage` are to this package, and `Shashin`'s ImageIO and
+/// Core Graphics types are signature-only stand-ins. Code outside the platform files that assumes
+/// `PlatformImage` is `Bitmap` then fails here as it would on a Mac. The libvips targets are left
+/// out, as on Apple platforms. Never shipped, never run.
+let appleShape = ProcessInfo.processInfo.environment["SHASHIN_APPLE_SHAPE"] == "1"
+
 /// Where the platform decodes with libvips: everywhere but Apple platforms, which use ImageIO.
 let vipsPlatforms: [Platform] = [.linux]
+
+/// Whether the package declares its libvips targets (`CVips`, `ShashinVips`, `ShashinVipsTests`).
+/// Not on Apple platforms: ImageIO decodes there, and a Mac without Homebrew's vips must build.
+/// The manifest is compiled for the machine that builds, so this is a question about that machine.
+#if canImport(Darwin)
+let declaresVips = false
+#else
+let declaresVips = !appleShape
+#endif
 
 let package = Package(
     name: "Shashin",
@@ -100,7 +117,25 @@ if coreOnly {
     package.targets = package.targets.filter { ["ShashinCore", "CSQLite", "ShashinCoreTests"].contains($0.name) }
 }
 
-if fuzzing {
+if !declaresVips {
+    let vipsTargets: Set<String> = ["CVips", "ShashinVips", "ShashinVipsTests"]
+    package.targets = package.targets.filter { !vipsTargets.contains($0.name) }
+    for target in package.targets {
+        target.dependencies = target.dependencies.filter {
+            if case .targetItem(let name, _) = $0 { !vipsTargets.contains(name) } else { true }
+        }
+    }
+}
+
+if appleShape {
+    // The Apple-only tests stay empty without ImageIO; the fuzzers need libvips.
+    package.targets = package.targets.filter { $0.name != "ShashinAppleTests" }
+    for target in package.targets where target.type != .system {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.define("SHASHIN_APPLE_SHAPE")]
+    }
+}
+
+if fuzzing && !appleShape {
     // libFuzzer's driver entry point, declared for Swift (the library comes with `-sanitize=fuzzer`).
     package.targets.append(.systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Sources/FuzzSupport"))

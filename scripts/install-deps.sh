@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # Installs the system packages Shashin builds against, only those missing.
-# Debian/Ubuntu: apt-get (sudo only when not root). macOS: Homebrew.
+# Debian/Ubuntu: apt-get (sudo only when not root). macOS needs nothing: ImageIO decodes there, the
+# package declares no libvips target on Apple platforms, and SQLite comes with the SDK.
 set -euo pipefail
 
 need_python=${NEED_PILLOW:-0}
 
 if [[ "$(uname -s)" == "Darwin" ]]; then
-    command -v brew >/dev/null || { echo "Homebrew is needed on macOS: https://brew.sh" >&2; exit 1; }
-    pkg-config --exists vips 2>/dev/null || brew install vips pkg-config
     exit 0
 fi
 

@@ -12,7 +12,10 @@ import AppKit
 /// The built-in processors' pixel work on Apple platforms, with the same operations and meaning
 /// as `VipsProcessing` on Linux: Core Graphics draws (resize with high-quality interpolation,
 /// crop, rounded-rectangle and circle clips with antialiased edges, borders), Core Image blurs.
-/// Results are 8-bit sRGB with premultiplied alpha, at scale 1.
+/// Results are 8-bit sRGB at scale 1: opaque when the input is and the step adds no transparency
+/// (resize, crop, blur), so they are stored as JPEG where the original was one; premultiplied
+/// alpha otherwise (rounded corners, circles). A crop is a copy: it never keeps the larger
+/// parent's pixels alive behind the memory cache's count.
 ///
 /// This file is not compiled by the Linux CI; the tests in `ShashinAppleTests` mirror the Linux
 /// processor tests' expectations.
@@ -43,7 +46,7 @@ enum CoreGraphicsProcessing {
         guard let part = cgImage.cropping(to: CGRect(x: source.x, y: source.y, width: source.width, height: source.height)) else {
             throw Failure("The source rectangle \(source) is not inside the \(cgImage.width)×\(cgImage.height) image")
         }
-        return try draw(width: width, height: height) { context in
+        return try draw(width: width, height: height, opaque: isOpaque(cgImage)) { context in
             context.interpolationQuality = .high
             context.draw(part, in: CGRect(x: 0, y: 0, width: width, height: height))
         }
@@ -54,7 +57,11 @@ enum CoreGraphicsProcessing {
         guard let part = cgImage.cropping(to: CGRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)) else {
             throw Failure("The rectangle \(rect) does not overlap the \(cgImage.width)×\(cgImage.height) image")
         }
-        return makeImage(part)
+        // Copied: `part` shares the parent's pixels, which the memory cache would not count.
+        return try draw(width: part.width, height: part.height, opaque: isOpaque(cgImage)) { context in
+            context.interpolationQuality = .none
+            context.draw(part, in: CGRect(x: 0, y: 0, width: part.width, height: part.height))
+        }
     }
 
     static func roundCorners(_ image: PlatformImage, radius: Double, border: Border?) throws(Failure) -> PlatformImage {
@@ -71,7 +78,7 @@ enum CoreGraphicsProcessing {
         let halfShorter = Double(min(width, height)) / 2
         let radius = min(radius, halfShorter)
         let borderWidth = min(border?.width ?? 0, halfShorter)
-        return try draw(width: width, height: height) { context in
+        return try draw(width: width, height: height, opaque: false) { context in
             context.addPath(CGPath(roundedRect: bounds, cornerWidth: radius, cornerHeight: radius, transform: nil))
             context.clip()
             context.draw(cgImage, in: bounds)
@@ -106,10 +113,13 @@ enum CoreGraphicsProcessing {
         let cgImage = try cgImage(of: image)
         let input = CIImage(cgImage: cgImage)
         let blurred = input.clampedToExtent().applyingGaussianBlur(sigma: min(sigma, Double(max(cgImage.width, cgImage.height))))
-        guard let output = ciContext.createCGImage(blurred.cropped(to: input.extent), from: input.extent) else {
+        guard let space = CGColorSpace(name: CGColorSpace.sRGB),
+              let output = ciContext.createCGImage(blurred.cropped(to: input.extent), from: input.extent,
+                                                   format: .RGBA8, colorSpace: space) else {
             throw Failure("Core Image failed to blur the image")
         }
-        return makeImage(output)
+        // Core Image writes an alpha channel; a blur adds no transparency to an opaque image.
+        return try makeImage(isOpaque(cgImage) ? redrawn(output, width: output.width, height: output.height) : output)
     }
 
     // MARK: Images
@@ -124,6 +134,40 @@ enum CoreGraphicsProcessing {
         return cgImage
     }
 
+    /// Whether `image` has no alpha channel.
+    static func isOpaque(_ image: CGImage) -> Bool {
+        switch image.alphaInfo {
+        case .none, .noneSkipFirst, .noneSkipLast: true
+        default: false
+        }
+    }
+
+    /// Whether `image`'s colour space is sRGB.
+    static func isSRGB(_ image: CGImage) -> Bool {
+        (image.colorSpace?.name as String?) == (CGColorSpace.sRGB as String)
+    }
+
+    /// `image` drawn at `width` × `height` into an 8-bit sRGB bitmap, with high-quality
+    /// interpolation: Core Graphics converts its colours from its own colour space. An opaque
+    /// image stays opaque.
+    static func redrawn(_ image: CGImage, width: Int, height: Int) throws(Failure) -> CGImage {
+        try drawCGImage(width: width, height: height, opaque: isOpaque(image)) { context in
+            context.interpolationQuality = .high
+            context.draw(image, in: CGRect(x: 0, y: 0, width: width, height: height))
+        }
+    }
+
+    /// `image` over opaque white, for formats without alpha (JPEG): what `ImageEncodingOptions.jpeg`
+    /// promises on every platform.
+    static func flattenedOverWhite(_ image: CGImage) throws(Failure) -> CGImage {
+        try drawCGImage(width: image.width, height: image.height, opaque: true) { context in
+            let bounds = CGRect(x: 0, y: 0, width: image.width, height: image.height)
+            context.setFillColor(red: 1, green: 1, blue: 1, alpha: 1)
+            context.fill(bounds)
+            context.draw(image, in: bounds)
+        }
+    }
+
     static func makeImage(_ cgImage: CGImage) -> PlatformImage {
         #if canImport(UIKit)
         return UIImage(cgImage: cgImage, scale: 1, orientation: .up)
@@ -132,36 +176,22 @@ enum CoreGraphicsProcessing {
         #endif
     }
 
-    /// A new transparent `width` × `height` sRGB image drawn by `body`.
-    private static func draw(width: Int, height: Int, _ body: (CGContext) -> Void) throws(Failure) -> PlatformImage {
-        guard let space = CGColorSpace(name: CGColorSpace.sRGB),
+    /// A new `width` × `height` sRGB image drawn by `body`: transparent to start with and
+    /// premultiplied, or without alpha when `opaque` (then `body` must cover every pixel).
+    private static func draw(width: Int, height: Int, opaque: Bool, _ body: (CGContext) -> Void) throws(Failure) -> PlatformImage {
+        try makeImage(drawCGImage(width: width, height: height, opaque: opaque, body))
+    }
+
+    private static func drawCGImage(width: Int, height: Int, opaque: Bool, _ body: (CGContext) -> Void) throws(Failure) -> CGImage {
+        let alpha: CGImageAlphaInfo = opaque ? .noneSkipLast : .premultipliedLast
+        guard width > 0, height > 0, let space = CGColorSpace(name: CGColorSpace.sRGB),
               let context = CGContext(data: nil, width: width, height: height, bitsPerComponent: 8, bytesPerRow: 0, space: space,
-                                      bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue) else {
+                                      bitmapInfo: alpha.rawValue) else {
             throw Failure("Core Graphics could not make a \(width)×\(height) bitmap")
         }
         body(context)
         guard let output = context.makeImage() else { throw Failure("Core Graphics could not finish the image") }
-        return makeImage(output)
-    }
-}
-
-extension PlatformImage {
-    /// The width in pixels of the image's bitmap (the name the processors use on every platform).
-    var pixelWidth: Int {
-        #if canImport(UIKit)
-        cgImage?.width ?? 0
-        #else
-        cgImage(forProposedRect: nil, context: nil, hints: nil)?.width ?? 0
-        #endif
-    }
-
-    /// The height in pixels of the image's bitmap.
-    var pixelHeight: Int {
-        #if canImport(UIKit)
-        cgImage?.height ?? 0
-        #else
-        cgImage(forProposedRect: nil, context: nil, hints: nil)?.height ?? 0
-        #endif
+        return output
     }
 }
 #endif

@@ -10,10 +10,15 @@ import AppKit
 
 /// The default decoder on Apple platforms: ImageIO, which downsamples JPEG and HEIC while
 /// decoding (`CGImageSourceCreateThumbnailAtIndex`) and applies EXIF orientation. It mirrors
-/// `VipsImageDecoder`: the pixel limit is checked from the header before decoding, incomplete
-/// data fails, and an animated GIF or WebP gives its first frame with `animation` set.
+/// `VipsImageDecoder`: the pixel limit is checked from the header before decoding; incomplete
+/// data fails (the first image must be complete, and a JPEG must reach its end-of-image marker,
+/// as libjpeg demands on Linux); `allowsUpscaling` enlarges a smaller image to the thumbnail size;
+/// colours are converted to sRGB (a Display P3 photo gives its sRGB colours, as on Linux); an
+/// animated GIF or WebP gives its first frame with `animation` set. Images have scale 1.
+/// AVIF needs iOS 16, tvOS 16 or macOS 13; earlier systems fail with a reason that says so.
 ///
-/// This file is not compiled by the Linux CI.
+/// This file is not compiled by the Linux CI; `make check-apple-shape` compiles the code that
+/// uses it against a stand-in with the same signatures.
 public struct ImageIODecoder: ImageDecoding {
     /// Creates the decoder.
     public init() {}
@@ -23,12 +28,21 @@ public struct ImageIODecoder: ImageDecoding {
         guard let format = context.format ?? ImageFormat(sniffing: data) else {
             throw ImagePipelineError.decodingFailed(format: nil, reason: "The data is not in any known image format")
         }
+        if format == .avif {
+            guard #available(iOS 16, tvOS 16, macOS 13, watchOS 9, *) else {
+                throw ImagePipelineError.decodingFailed(
+                    format: format, reason: "AVIF needs iOS 16, tvOS 16 or macOS 13; this system's ImageIO cannot read it")
+            }
+        }
         let sourceOptions = [kCGImageSourceShouldCache: false] as CFDictionary
         guard let source = CGImageSourceCreateWithData(data as CFData, sourceOptions),
               CGImageSourceGetCount(source) > 0 else {
             throw ImagePipelineError.decodingFailed(format: format, reason: "ImageIO cannot read the data")
         }
-        guard CGImageSourceGetStatus(source) == .statusComplete else {
+        // The first image's own status (a later frame of an animation may be damaged), and for
+        // JPEG the end-of-image marker, which ImageIO does not insist on.
+        guard CGImageSourceGetStatusAtIndex(source, 0) == .statusComplete,
+              format != .jpeg || JPEGStructure.reachesEndOfImage(data) else {
             throw ImagePipelineError.decodingFailed(format: format, reason: "The data is incomplete")
         }
         guard let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any],
@@ -46,21 +60,28 @@ public struct ImageIODecoder: ImageDecoding {
             try context.checkPixelCount(width: size.width, height: size.height)
         }
         let longest = max(width, height)
-        let target = context.thumbnail.map { $0.allowsUpscaling ? $0.maxPixelSize : min($0.maxPixelSize, longest) } ?? longest
         let options = [
             kCGImageSourceCreateThumbnailFromImageAlways: true,
             kCGImageSourceCreateThumbnailWithTransform: true,
             kCGImageSourceShouldCacheImmediately: true,
-            kCGImageSourceThumbnailMaxPixelSize: target,
+            kCGImageSourceThumbnailMaxPixelSize: min(context.thumbnail?.maxPixelSize ?? longest, longest),
         ] as CFDictionary
-        guard let image = CGImageSourceCreateThumbnailAtIndex(source, 0, options) else {
+        guard var image = CGImageSourceCreateThumbnailAtIndex(source, 0, options) else {
             throw ImagePipelineError.decodingFailed(format: format, reason: "ImageIO failed to decode the image")
         }
-        #if canImport(UIKit)
-        let decoded = UIImage(cgImage: image)
-        #else
-        let decoded = NSImage(cgImage: image, size: NSSize(width: image.width, height: image.height))
-        #endif
+        do {
+            if let thumbnail = context.thumbnail, thumbnail.allowsUpscaling, thumbnail.maxPixelSize > longest {
+                // ImageIO never enlarges: drawn at the size `targetSize` gives the upright image
+                // (and so into sRGB).
+                let size = thumbnail.targetSize(width: image.width, height: image.height)
+                image = try CoreGraphicsProcessing.redrawn(image, width: size.width, height: size.height)
+            } else if !CoreGraphicsProcessing.isSRGB(image) {
+                image = try CoreGraphicsProcessing.redrawn(image, width: image.width, height: image.height)
+            }
+        } catch {
+            throw ImagePipelineError.decodingFailed(format: format, reason: String(describing: error))
+        }
+        let decoded = CoreGraphicsProcessing.makeImage(image)
         let frameCount = CGImageSourceGetCount(source)
         if frameCount > 1, format == .gif || format == .webp {
             decoded.animation = ImageAnimation(format: format, frameCount: frameCount, data: data)

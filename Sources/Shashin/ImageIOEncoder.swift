@@ -10,8 +10,13 @@ import AppKit
 
 /// The default encoder on Apple platforms: ImageIO's `CGImageDestination`. JPEG, PNG, GIF and
 /// HEIC everywhere; WebP and AVIF only where the system's ImageIO writes them (it throws
-/// `ImageIOEncoder.Failure` otherwise). `quality` is ImageIO's lossy compression quality;
-/// `isLossless` asks for quality 1.
+/// `ImageIOEncoder.Failure` otherwise; ImageIO has no WebP writer, so the disk cache stores
+/// processed WebP results as PNG). `quality` is ImageIO's lossy compression quality;
+/// `isLossless` asks for quality 1. JPEG has no alpha: a transparent image is composited over
+/// white first, as on Linux.
+///
+/// This file is not compiled by the Linux CI; `make check-apple-shape` compiles the code that
+/// uses it against a stand-in with the same signatures.
 public struct ImageIOEncoder: ImageEncoding {
     /// Why an image could not be encoded.
     public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
@@ -37,7 +42,14 @@ public struct ImageIOEncoder: ImageEncoding {
         #else
         let cgImage = image.cgImage(forProposedRect: nil, context: nil, hints: nil)
         #endif
-        guard let cgImage else { throw Failure(format: format, reason: "The image has no bitmap") }
+        guard var cgImage else { throw Failure(format: format, reason: "The image has no bitmap") }
+        if format == .jpeg, !CoreGraphicsProcessing.isOpaque(cgImage) {
+            do {
+                cgImage = try CoreGraphicsProcessing.flattenedOverWhite(cgImage)
+            } catch {
+                throw Failure(format: format, reason: String(describing: error))
+            }
+        }
         let data = NSMutableData()
         guard let destination = CGImageDestinationCreateWithData(data as CFMutableData, type as CFString, 1, nil) else {
             throw Failure(format: format, reason: "This system's ImageIO does not write \(format)")

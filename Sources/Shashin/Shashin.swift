@@ -6,6 +6,11 @@ import Foundation
 public typealias PlatformImageDecoder = ImageIODecoder
 /// The platform's default encoder: ImageIO on Apple platforms.
 public typealias PlatformImageEncoder = ImageIOEncoder
+#elseif SHASHIN_APPLE_SHAPE
+/// The compile check `make check-apple-shape`: the signature-only stand-in of the ImageIO decoder.
+public typealias PlatformImageDecoder = ImageIODecoder
+/// The compile check `make check-apple-shape`: the signature-only stand-in of the ImageIO encoder.
+public typealias PlatformImageEncoder = ImageIOEncoder
 #else
 @_exported import ShashinVips
 /// The platform's default decoder: libvips where ImageIO does not exist.

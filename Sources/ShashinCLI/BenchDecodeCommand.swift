@@ -77,11 +77,7 @@ struct BenchDecodeCommand: ParsableCommand {
     }
 
     private static func size(of image: PlatformImage) -> (width: Int, height: Int) {
-        #if canImport(UIKit) || canImport(AppKit)
-        return (Int(image.size.width), Int(image.size.height))
-        #else
-        return (image.width, image.height)
-        #endif
+        (image.pixelWidth, image.pixelHeight)
     }
 
     /// The decoder, followed by a resize when measuring post-decode resizing.

@@ -23,7 +23,7 @@ struct BenchMemoryCommand: AsyncParsableCommand {
         let pipeline = ImagePipeline(configuration: .init())
         // Idle means ready to work: libvips started and URLSession set up, by one tiny load.
         let warmUp = FileManager.default.temporaryDirectory.appendingPathComponent("shashin-bench-memory-\(getpid()).png")
-        try PlatformImageEncoder().encode(Bitmap(width: 2, height: 2, pixels: [UInt8](repeating: 200, count: 16)), as: .png)
+        try PlatformImageEncoder().encode(Bitmap(width: 2, height: 2, pixels: [UInt8](repeating: 200, count: 16)).platformImage, as: .png)
             .write(to: warmUp)
         defer { try? FileManager.default.removeItem(at: warmUp) }
         _ = try await pipeline.image(for: warmUp)
@@ -38,7 +38,7 @@ struct BenchMemoryCommand: AsyncParsableCommand {
             for file in files {
                 let request = ImageRequest(url: URL(fileURLWithPath: file), thumbnail: ThumbnailOptions(maxPixelSize: thumbnail))
                 let image = try await pipeline.image(for: request)
-                sizes.insert("\(image.width)x\(image.height)")
+                sizes.insert("\(image.pixelWidth)x\(image.pixelHeight)")
             }
         }
         let after = try Self.memory()

@@ -42,10 +42,8 @@ struct BenchProcessCommand: ParsableCommand {
     }
 
     func run() throws {
-        #if canImport(ImageIO)
-        throw ValidationError("bench-process measures the libvips processors, which are built on Linux only.")
-        #else
-        let input: PlatformImage = ImageSpec(format: .png, width: size, height: size, seed: seed).makeBitmap()
+        let bitmap = ImageSpec(format: .png, width: size, height: size, seed: seed).makeBitmap()
+        let input = bitmap.platformImage
         let processor: any ImageProcessing = switch op {
         case .resize: ImageProcessors.Resize(width: 256, height: 256)
         case .rounded: ImageProcessors.RoundedCorners(radius: radius ?? 64)
@@ -76,11 +74,10 @@ struct BenchProcessCommand: ParsableCommand {
             ("median_ms", String(format: "%.3f", median)),
             ("min_ms", String(format: "%.3f", milliseconds[0])),
             ("max_ms", String(format: "%.3f", milliseconds[iterations - 1])),
-            ("input", "\"\(input.width)x\(input.height)\""),
-            ("input_byte_sum", "\(input.pixels.reduce(0) { $0 + Int($1) })"),
-            ("output", "\"\(output.width)x\(output.height)\""),
+            ("input", "\"\(bitmap.width)x\(bitmap.height)\""),
+            ("input_byte_sum", "\(bitmap.pixels.reduce(0) { $0 + Int($1) })"),
+            ("output", "\"\(output.pixelWidth)x\(output.pixelHeight)\""),
         ]
         print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
-        #endif
     }
 }

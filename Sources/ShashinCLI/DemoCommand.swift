@@ -157,7 +157,7 @@ struct DemoCommand: AsyncParsableCommand {
                     ("timelines.png", FeedPictures.timelines(lastRound, script: script, truth: truth)),
                 ] {
                     let file = folder.appendingPathComponent(name)
-                    try encoder.encode(bitmap, as: .png, quality: 1).write(to: file)
+                    try encoder.encode(bitmap.platformImage, as: .png, quality: 1).write(to: file)
                     pictures.append(file.path)
                 }
             }

@@ -71,11 +71,7 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     private static func size(of image: PlatformImage) -> (Int, Int) {
-        #if canImport(UIKit) || canImport(AppKit)
-        return (Int(image.size.width), Int(image.size.height))
-        #else
-        return (image.width, image.height)
-        #endif
+        (image.pixelWidth, image.pixelHeight)
     }
 
     private func encodingOptions(for path: String) throws -> ImageEncodingOptions {

@@ -55,13 +55,15 @@ struct GeneratedImageTests {
         }
     }
 
-    #if !canImport(UIKit) && !canImport(AppKit)
+    // Exact where the decoder gives straight alpha (libvips); ImageIO may premultiply, which
+    // rounds the colour of semi-transparent pixels.
+    #if !canImport(ImageIO)
     @Test func pngDecodesToThePaintedPixels() async throws {
         try await withServer { server in
             let spec = ImageSpec(format: .png, width: 33, height: 21, seed: 11)
             let (data, _) = try await fetch(server.url(for: spec))
             let image = try PlatformImageDecoder().decode(data, context: ImageDecodingContext(format: .png))
-            #expect(image == spec.makeBitmap())
+            #expect(Bitmap(platformImage: image) == spec.makeBitmap())
         }
     }
     #endif

@@ -4,21 +4,9 @@ import FoundationNetworking
 #endif
 import ImageServer
 import Shashin
-#if canImport(UIKit)
-import UIKit
-#elseif canImport(AppKit)
-import AppKit
-#endif
-
 /// The pixel size of a decoded image on any platform.
 func pixelSize(of image: PlatformImage) -> (width: Int, height: Int) {
-    #if canImport(UIKit)
-    return image.cgImage.map { ($0.width, $0.height) } ?? (0, 0)
-    #elseif canImport(AppKit)
-    return image.cgImage(forProposedRect: nil, context: nil, hints: nil).map { ($0.width, $0.height) } ?? (0, 0)
-    #else
-    return (image.width, image.height)
-    #endif
+    (image.pixelWidth, image.pixelHeight)
 }
 
 /// Runs `body` against a started server and always stops it, even when `body` throws.

@@ -14,7 +14,7 @@ private struct GreyDecoder: ImageDecoding {
         guard bytes.count >= 6 else { throw ImagePipelineError.decodingFailed(format: nil, reason: "no header") }
         let width = Int(bytes[4]), height = Int(bytes[5])
         guard bytes.count == 6 + width * height else { throw ImagePipelineError.decodingFailed(format: nil, reason: "truncated") }
-        return Bitmap(width: width, height: height, pixels: bytes.dropFirst(6).flatMap { [$0, $0, $0, 255] })
+        return Bitmap(width: width, height: height, pixels: bytes.dropFirst(6).flatMap { [$0, $0, $0, 255] }).platformImage
     }
 }
 
@@ -26,7 +26,7 @@ private final class MarkerDecoder: ImageDecoding, @unchecked Sendable { // `cont
 
     func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage {
         contexts.withLock { $0.append(context) }
-        return Bitmap(width: 1, height: 1, pixels: [marker, 0, 0, 255])
+        return Bitmap(width: 1, height: 1, pixels: [marker, 0, 0, 255]).platformImage
     }
 }
 
@@ -39,26 +39,26 @@ struct ImageDecoderRegistryTests {
         var registry = ImageDecoderRegistry(defaultDecoder: MarkerDecoder(1))
         registry.register(GreyDecoder(), forFormatNamed: "shgr", matching: GreyDecoder.matches)
         let image = try registry.decode(GreyDecoder.encode(width: 2, height: 1, grey: [10, 200]), context: .init(format: nil))
-        #expect(image.pixels == [10, 10, 10, 255, 200, 200, 200, 255])
+        #expect(image.testBitmap.pixels == [10, 10, 10, 255, 200, 200, 200, 255])
         // Other data still goes to the default decoder.
-        #expect(try registry.decode(Self.pngSignature, context: .init(format: .png)).pixels[0] == 1)
+        #expect(try registry.decode(Self.pngSignature, context: .init(format: .png)).testBitmap.pixels[0] == 1)
     }
 
     @Test func aDecoderRegisteredForABuiltInFormatOverridesTheDefaultForThatFormatOnly() throws {
         let fallback = MarkerDecoder(1), png = MarkerDecoder(2)
         var registry = ImageDecoderRegistry(defaultDecoder: fallback)
         registry.register(png, for: .png)
-        #expect(try registry.decode(Self.pngSignature, context: .init(format: .png)).pixels[0] == 2)
-        #expect(try registry.decode(Self.gifSignature, context: .init(format: .gif)).pixels[0] == 1)
+        #expect(try registry.decode(Self.pngSignature, context: .init(format: .png)).testBitmap.pixels[0] == 2)
+        #expect(try registry.decode(Self.gifSignature, context: .init(format: .gif)).testBitmap.pixels[0] == 1)
         #expect(png.contexts.current.map(\.format) == [.png])
         registry.removeDecoder(for: .png)
-        #expect(try registry.decode(Self.pngSignature, context: .init(format: .png)).pixels[0] == 1)
+        #expect(try registry.decode(Self.pngSignature, context: .init(format: .png)).testBitmap.pixels[0] == 1)
     }
 
     @Test func theFormatIsSniffedWhenTheContextHasNone() throws {
         var registry = ImageDecoderRegistry()
         registry.register(MarkerDecoder(3), for: .gif)
-        #expect(try registry.decode(Self.gifSignature, context: .init(format: nil)).pixels[0] == 3)
+        #expect(try registry.decode(Self.gifSignature, context: .init(format: nil)).testBitmap.pixels[0] == 3)
     }
 
     @Test func aCustomFormatIsAskedBeforeTheBuiltInSniffingAndTheNewestRegistrationWins() throws {
@@ -69,11 +69,11 @@ struct ImageDecoderRegistryTests {
         #expect(custom.marker == 5)
         let marker = MarkerDecoder(6)
         registry.register(marker, forFormatNamed: "png-flavoured", matching: { $0.starts(with: [0x89, 0x50]) })
-        #expect(try registry.decode(Self.pngSignature, context: .init(format: .png)).pixels[0] == 6)
+        #expect(try registry.decode(Self.pngSignature, context: .init(format: .png)).testBitmap.pixels[0] == 6)
         #expect(marker.contexts.current.map(\.format) == [nil], "a custom format's decoder is not told a built-in format")
         registry.removeDecoder(forFormatNamed: "png-flavoured")
         registry.removeDecoder(forFormatNamed: "also-png")
-        #expect(try registry.decode(Self.pngSignature, context: .init(format: .png)).pixels[0] == 1)
+        #expect(try registry.decode(Self.pngSignature, context: .init(format: .png)).testBitmap.pixels[0] == 1)
     }
 
     @Test func dataNoDecoderTakesFailsWithDecodingFailed() {
@@ -96,9 +96,9 @@ struct ImageDecoderRegistryTests {
     @Test func settingTheConfigurationsDecoderReplacesEveryRegistration() throws {
         var configuration = ImagePipeline.Configuration(decoder: MarkerDecoder(1))
         configuration.decoders.register(MarkerDecoder(2), for: .png)
-        #expect(try configuration.decoder.decode(Self.pngSignature, context: .init(format: .png)).pixels[0] == 2)
+        #expect(try configuration.decoder.decode(Self.pngSignature, context: .init(format: .png)).testBitmap.pixels[0] == 2)
         configuration.decoder = MarkerDecoder(7)
-        #expect(try configuration.decoders.decode(Self.pngSignature, context: .init(format: .png)).pixels[0] == 7)
+        #expect(try configuration.decoders.decode(Self.pngSignature, context: .init(format: .png)).testBitmap.pixels[0] == 7)
     }
 
     @Test func thePipelineDecodesACustomFormatThroughTheRegistry() async throws {
@@ -110,8 +110,8 @@ struct ImageDecoderRegistryTests {
         let test = fixture.task(ImageRequest(url: testURL))
         try await fixture.loader.respond(to: greyURL, with: GreyDecoder.encode(width: 1, height: 2, grey: [9, 99]))
         try await fixture.loader.respond(to: testURL, with: TestImages.encode(width: 1, height: 1, fill: 4))
-        #expect(try await grey.image.pixels == [9, 9, 9, 255, 99, 99, 99, 255])
-        #expect(try await test.image.pixels == [4, 4, 4, 4], "the fixture's default decoder still takes the rest")
+        #expect(try await grey.image.testBitmap.pixels == [9, 9, 9, 255, 99, 99, 99, 255])
+        #expect(try await test.image.testBitmap.pixels == [4, 4, 4, 4], "the fixture's default decoder still takes the rest")
         #expect(fixture.decoder.calls.current == 1)
     }
 }

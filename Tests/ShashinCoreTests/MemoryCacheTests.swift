@@ -74,6 +74,10 @@ struct MemoryCacheTests {
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
                 group.addTask {
+                    // Its own image, and no capture of `self`: on Apple platforms an image need
+                    // not be Sendable, so one is not shared between tasks.
+                    let image = TestImages.makeImage(width: 10, height: 10)
+                    func key(_ name: String) -> ImageCacheKey { ImageCacheKey(url: "https://example.com/\(name)") }
                     for i in 0..<500 {
                         cache.store(image, forKey: key("\((worker * 31 + i) % 200)"))
                         _ = cache.image(forKey: key("\(i % 200)"))

@@ -51,7 +51,7 @@ struct PipelineCancellationTests {
 
     @Test func cancellingTheAwaitingSwiftTaskEndsTheTaskWithCancellationError() async throws {
         let fixture = PipelineFixture()
-        let waiter = Task { try await fixture.pipeline.image(for: url) }
+        let waiter = Task { try await fixture.pipeline.response(for: ImageRequest(url: url)) }
         try await fixture.loader.waitForPendingCount(1)
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }

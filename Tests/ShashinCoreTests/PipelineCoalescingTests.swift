@@ -11,7 +11,7 @@ struct PipelineCoalescingTests {
         try await fixture.loader.respond(to: url, with: TestImages.encode(width: 4, height: 3, fill: 9))
         for task in tasks {
             let image = try await task.image
-            #expect(image.width == 4 && image.height == 3)
+            #expect(image.pixelWidth == 4 && image.pixelHeight == 3)
         }
         #expect(fixture.loader.startCount == 1)
         #expect(fixture.decoder.calls.current == 1)
@@ -29,7 +29,7 @@ struct PipelineCoalescingTests {
             fixture.task(ImageRequest(url: url, processors: [c])),
         ]
         try await fixture.loader.respond(to: url, with: TestImages.encode(width: 2, height: 2, fill: 0))
-        let firstPixels = try await tasks.asyncMap { try await $0.image.pixels[0] }
+        let firstPixels = try await tasks.asyncMap { try await $0.image.testBitmap.pixels[0] }
         #expect(firstPixels == [1, 2, 3, 1])
         #expect(fixture.loader.startCount == 1)
         #expect(fixture.decoder.calls.current == 1)
@@ -58,7 +58,7 @@ struct PipelineCoalescingTests {
         _ = try await first.image
         let second = fixture.task(ImageRequest(url: url, processors: [a, b]))
         let image = try await second.image
-        #expect(image.pixels[0] == 2)
+        #expect(image.testBitmap.pixels[0] == 2)
         #expect(fixture.loader.startCount == 1)
         #expect(a.calls.current == 1 && b.calls.current == 1)
         try await fixture.waitUntilIdle()

@@ -17,7 +17,7 @@ struct PipelineMemoryCacheTests {
             return
         }
         #expect(response.source == .memory)
-        #expect(response.image.width == 2 && response.image.height == 1)
+        #expect(response.image.pixelWidth == 2 && response.image.pixelHeight == 1)
         #expect(fixture.pipeline.cachedImage(for: request) != nil)
         #expect(fixture.pipeline.activeTaskCount == 0)
         #expect(fixture.loader.startCount == 1)

@@ -42,4 +42,32 @@ struct PipelineProcessedStoreTests {
         #expect(try await again.pipeline.response(for: processed).source == .disk)
         #expect(loader.requests.isEmpty)
     }
+
+    /// Writes PNG only, as ImageIO writes no WebP; records the formats asked for.
+    final class PNGOnlyEncoder: ImageEncoding, @unchecked Sendable { // `asked` behind its lock
+        struct Unsupported: Error {}
+        let asked = Locked<[ImageFormat]>([])
+        func encode(_ image: PlatformImage, options: ImageEncodingOptions) throws -> Data {
+            asked.withLock { $0.append(options.format) }
+            guard options.format == .png else { throw Unsupported() }
+            return try TestEncoder().encode(image, options: options)
+        }
+    }
+
+    @Test func aResultTheEncoderCannotWriteInTheOriginalsFormatIsStoredAsPNG() throws {
+        let encoder = PNGOnlyEncoder()
+        let image = TestImages.makeImage(width: 3, height: 2, fill: 9)
+        let data = try #require(ProcessedImageStore.encode(image, as: .webp, with: encoder, quality: 0.8))
+        #expect(encoder.asked.current == [.webp, .png])
+        #expect(try TestDecoder().decode(data, context: .init(format: nil)).testBitmap == image.testBitmap)
+    }
+
+    @Test func aResultNoFormatCanHoldIsNotStored() {
+        struct RefusingEncoder: ImageEncoding {
+            struct Refused: Error {}
+            func encode(_ image: PlatformImage, options: ImageEncodingOptions) throws -> Data { throw Refused() }
+        }
+        #expect(ProcessedImageStore.encode(TestImages.makeImage(width: 1, height: 1), as: .webp,
+                                           with: RefusingEncoder(), quality: 0.8) == nil)
+    }
 }

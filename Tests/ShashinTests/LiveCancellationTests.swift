@@ -15,7 +15,7 @@ struct LiveCancellationTests {
         first.cancel()
         await #expect(throws: CancellationError.self) { try await first.response }
         let image = try await second.image
-        #expect(image.width == 400)
+        #expect(image.pixelWidth == 400)
         #expect(fixture.server.requestCount(for: "/a.jpg") == 1)
         try await fixture.finish()
     }
@@ -52,7 +52,7 @@ struct LiveCancellationTests {
     @Test func cancellingTheSwiftTaskEndsWithCancellationError() async throws {
         let fixture = try await LiveFixture.start()
         let url = fixture.serveImage("/stalled.jpg", latency: .seconds(5))
-        let waiter = Task { try await fixture.pipeline.image(for: url) }
+        let waiter = Task { try await fixture.pipeline.response(for: ImageRequest(url: url)) }
         try await waitFor { fixture.server.inFlight == 1 }
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }

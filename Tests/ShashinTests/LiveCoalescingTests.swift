@@ -12,7 +12,7 @@ struct LiveCoalescingTests {
         let tasks = (0..<100).map { _ in fixture.task(ImageRequest(url: url, thumbnail: .init(maxPixelSize: 32))) }
         for task in tasks {
             let image = try await task.image
-            #expect(image.width == 32 && image.height == 24)
+            #expect(image.pixelWidth == 32 && image.pixelHeight == 24)
         }
         #expect(fixture.server.requestCount(for: "/one.jpg") == 1)
         try await fixture.finish()
@@ -21,10 +21,13 @@ struct LiveCoalescingTests {
     @Test func theSameURLWithDifferentProcessorsDownloadsOnce() async throws {
         let fixture = try await LiveFixture.start()
         let url = fixture.serveImage("/shared.png", format: .png, latency: .milliseconds(200))
-        let flip = AnonymousProcessor("flip") { Bitmap(width: $0.width, height: $0.height, pixels: $0.pixels.reversed()) }
-        let crop = AnonymousProcessor("crop-1x1") { Bitmap(width: 1, height: 1, pixels: Array($0.pixels.prefix(4))) }
+        let flip = AnonymousProcessor("flip") {
+            let bitmap = $0.testBitmap
+            return Bitmap(width: bitmap.width, height: bitmap.height, pixels: bitmap.pixels.reversed()).platformImage
+        }
+        let crop = AnonymousProcessor("crop-1x1") { Bitmap(width: 1, height: 1, pixels: Array($0.testBitmap.pixels.prefix(4))).platformImage }
         let tasks = [[], [flip], [crop], [flip, crop]].map { fixture.task(ImageRequest(url: url, processors: $0)) }
-        let sizes = try await tasks.asyncMap { try await $0.image.width }
+        let sizes = try await tasks.asyncMap { try await $0.image.pixelWidth }
         #expect(sizes == [64, 64, 1, 1])
         #expect(fixture.server.requestCount(for: "/shared.png") == 1)
         try await fixture.finish()

@@ -38,7 +38,7 @@ struct LiveDiskCacheTests {
         #expect(first.source == .network)
         let second = try await Self.pipeline(storage).response(for: ImageRequest(url: url))
         #expect(second.source == .disk)
-        #expect(second.image == first.image)
+        #expect(second.image.testBitmap == first.image.testBitmap)
         #expect(server.requestCount(for: "/a.jpg") == 1)
         await server.stop()
     }
@@ -106,8 +106,8 @@ struct LiveDiskCacheTests {
         #expect(try storage.entries().allSatisfy { $0.key.hasPrefix("processed ") })
         let second = try await Self.pipeline(storage, policy: .processed).response(for: request)
         #expect(second.source == .disk)
-        #expect(second.image.width == first.image.width && second.image.height == first.image.height)
-        #expect(second.image.pixel(x: 0, y: 0).a == 0) // the circle's transparent corner survived: stored as PNG
+        #expect(second.image.pixelWidth == first.image.pixelWidth && second.image.pixelHeight == first.image.pixelHeight)
+        #expect(second.image.testBitmap.pixel(x: 0, y: 0).a == 0) // the circle's transparent corner survived: stored as PNG
         #expect(server.requestCount(for: "/f.jpg") == 1)
         // A request for the plain original still needs the network: only processed results are kept.
         #expect(try await Self.pipeline(storage, policy: .processed).response(for: ImageRequest(url: url)).source == .network)

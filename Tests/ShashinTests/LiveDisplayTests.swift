@@ -8,7 +8,7 @@ final class SizeRecordingTarget: ImageDisplaying {
     private(set) var sizes: [String] = []
     private(set) var placeholders = 0
     func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
-        sizes.append("\(image.width)x\(image.height)")
+        sizes.append("\(image.pixelWidth)x\(image.pixelHeight)")
     }
     func displayPlaceholder(_ placeholder: PlatformImage?) { placeholders += 1 }
     func displayFailure(_ image: PlatformImage?, error: any Error) { sizes.append("failure") }
@@ -94,7 +94,7 @@ struct LiveDisplayTests {
         try await waitOnActor { binding.state == .success(.network) }
         // Let the slow image arrive too, if anyone still fetched it: it must not land.
         let other = try await fixture.pipeline.image(for: ImageRequest(url: slow))
-        #expect(other.width == 60)
+        #expect(other.pixelWidth == 60)
         try await fixture.finish()
         #expect(target.sizes == ["30x20"])
         #expect(target.placeholders == 1) // one placeholder for the slow request; the fast one kept it

@@ -86,7 +86,7 @@ struct LiveLoadingTests {
             let url = fixture.serveImage("/thumb/\(index)", format: format, width: width, height: height)
             let maxSize = index == 1 ? 300 : 256
             let image = try await fixture.pipeline.image(for: ImageRequest(url: url, thumbnail: .init(maxPixelSize: maxSize)))
-            #expect(image.width == expectedWidth && image.height == expectedHeight, "\(format) \(width)×\(height)")
+            #expect(image.pixelWidth == expectedWidth && image.pixelHeight == expectedHeight, "\(format) \(width)×\(height)")
         }
         try await fixture.finish()
     }
@@ -154,7 +154,7 @@ struct LiveSizeLimitTests {
         script.sendsContentLength = false
         fixture.server.setRoute("/chunked.webp", script)
         let image = try await fixture.pipeline.image(for: fixture.server.url("/chunked.webp"))
-        #expect(image.width == 120 && image.height == 90)
+        #expect(image.pixelWidth == 120 && image.pixelHeight == 90)
         try await fixture.finish()
     }
 

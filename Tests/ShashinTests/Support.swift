@@ -69,3 +69,9 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async t
         DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
     }
 }
+
+extension PlatformImage {
+    /// The image's pixels, through the accessor every platform has; a test fails (traps) on an
+    /// image without a bitmap, which the pipeline never delivers.
+    var testBitmap: Bitmap { Bitmap(platformImage: self)! }
+}

@@ -1,4 +1,4 @@
-#if !canImport(ImageIO)
+#if !canImport(ImageIO) && !SHASHIN_APPLE_SHAPE
 import ShashinVips
 #endif
 

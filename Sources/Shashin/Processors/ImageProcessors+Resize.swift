@@ -1,5 +1,5 @@
 import Foundation
-#if !canImport(ImageIO)
+#if !canImport(ImageIO) && !SHASHIN_APPLE_SHAPE
 import ShashinVips
 #endif
 

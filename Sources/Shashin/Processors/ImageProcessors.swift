@@ -16,19 +16,17 @@ public enum ImageProcessors {}
 typealias PixelWork = CoreGraphicsProcessing
 /// Why a processor's pixel work failed.
 typealias ProcessingError = CoreGraphicsProcessing.Failure
+#elseif SHASHIN_APPLE_SHAPE
+/// The compile check `make check-apple-shape`: the signature-only stand-in of Core Graphics.
+typealias PixelWork = CoreGraphicsProcessing
+/// Why a processor's pixel work failed.
+typealias ProcessingError = CoreGraphicsProcessing.Failure
 #else
 import ShashinVips
 /// The pixel work behind the built-in processors: libvips (and C) elsewhere.
 typealias PixelWork = VipsProcessing
 /// Why a processor's pixel work failed.
 typealias ProcessingError = VipsProcessingError
-
-extension Bitmap {
-    /// The width in pixels (the name the processors use on every platform).
-    var pixelWidth: Int { width }
-    /// The height in pixels.
-    var pixelHeight: Int { height }
-}
 #endif
 
 extension ImageProcessors {

@@ -29,10 +29,15 @@ struct FeedCatalog {
     }
 
     /// Decodes a row's bytes exactly as every strategy does, for the truth the demo checks
-    /// displayed images against.
-    static func decode(_ data: Data, thumbnail: ThumbnailOptions) throws -> PlatformImage {
+    /// displayed images against; the pixels are read through `Bitmap(platformImage:)`, as the
+    /// cells read what they show, so fingerprints compare alike on every platform.
+    static func decode(_ data: Data, thumbnail: ThumbnailOptions) throws -> Bitmap {
         let context = ImageDecodingContext(format: ImageFormat(sniffing: data), thumbnail: thumbnail)
-        return try PlatformImageDecoder().decode(data, context: context)
+        let image = try PlatformImageDecoder().decode(data, context: context)
+        guard let bitmap = Bitmap(platformImage: image) else {
+            throw ImagePipelineError.decodingFailed(format: context.format, reason: "The decoded image has no bitmap")
+        }
+        return bitmap
     }
 }
 

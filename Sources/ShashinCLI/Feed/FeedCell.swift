@@ -29,9 +29,13 @@ final class FeedCell: ImageDisplaying {
     func prepare(for row: Int) { self.row = row }
 
     nonisolated func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
+        // The pixels are what the demo checks (read here: the image itself need not be Sendable);
+        // an image without a bitmap shows as a failure.
+        let bitmap = Bitmap(platformImage: image)
         MainActor.assumeIsolated {
-            content = .image(image)
-            let fingerprint = image.fingerprint
+            guard let bitmap else { content = .failure; fingerprint = nil; return }
+            content = .image(bitmap)
+            let fingerprint = bitmap.fingerprint
             self.fingerprint = fingerprint
             onImage(self, fingerprint)
         }

@@ -33,7 +33,7 @@ final class NaiveFeedStrategy: FeedStrategy {
     func configure(_ cell: FeedCell, row: Int) {
         if let image = cache[row] {
             sources["memory", default: 0] += 1
-            cell.display(image, transition: .none, contentMode: nil)
+            cell.display(image.platformImage, transition: .none, contentMode: nil)
             return
         }
         cell.displayPlaceholder(nil)
@@ -43,7 +43,7 @@ final class NaiveFeedStrategy: FeedStrategy {
             Task { @MainActor in
                 self.cache[row] = image
                 self.sources["network", default: 0] += 1
-                cell.display(image, transition: .fade(duration: 0.25), contentMode: nil) // whatever row the cell shows now
+                cell.display(image.platformImage, transition: .fade(duration: 0.25), contentMode: nil) // whatever row the cell shows now
             }
         }
         task.resume()

@@ -34,7 +34,7 @@ struct SoakDiskAudit: Sendable, Codable {
                 audit.processedChecked += 1
                 do {
                     let image = try decoder.decode(entry.data, context: ImageDecodingContext(format: ImageFormat(sniffing: entry.data)))
-                    if image.width == 0 || image.height == 0 { audit.problems.append("\(info.key): decodes to an empty image") }
+                    if image.pixelWidth == 0 || image.pixelHeight == 0 { audit.problems.append("\(info.key): decodes to an empty image") }
                 } catch {
                     audit.problems.append("\(info.key): does not decode (\(error))")
                 }

@@ -240,7 +240,7 @@ struct SoakRun: Sendable {
             tally.violation("request \(plan.ordinal) (\(entry.path)): an image (\(response.source.rawValue)) from a URL that never sends one")
             return
         }
-        let (width, height) = (response.image.width, response.image.height)
+        let (width, height) = (response.image.pixelWidth, response.image.pixelHeight)
         switch plan.variant {
         case .original:
             if width != entry.spec.width || height != entry.spec.height {

@@ -14,13 +14,22 @@ extension PlatformImage {
         #elseif canImport(AppKit)
         guard let alpha = cgImage(forProposedRect: nil, context: nil, hints: nil)?.alphaInfo else { return false }
         return ![.none, .noneSkipFirst, .noneSkipLast].contains(alpha)
+        #elseif SHASHIN_APPLE_SHAPE
+        return standInBitmap.hasTransparentPixel
         #else
+        return hasTransparentPixel
+        #endif
+    }
+}
+
+extension Bitmap {
+    /// Whether any pixel's alpha is below 255.
+    var hasTransparentPixel: Bool {
         var index = 3
         while index < pixels.count {
             if pixels[index] != 255 { return true }
             index += 4
         }
         return false
-        #endif
     }
 }

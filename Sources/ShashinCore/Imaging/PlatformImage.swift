@@ -6,6 +6,10 @@ public typealias PlatformImage = UIImage
 import AppKit
 /// The image type the pipeline delivers: `NSImage` on macOS.
 public typealias PlatformImage = NSImage
+#elseif SHASHIN_APPLE_SHAPE
+/// The image type in the compile check `make check-apple-shape`: an opaque class shaped as
+/// `UIImage` is to this package (see `AppleShapeImage`).
+public typealias PlatformImage = AppleShapeImage
 #else
 /// The image type the pipeline delivers: a `Bitmap` (RGBA8) where no UI framework exists.
 public typealias PlatformImage = Bitmap
@@ -13,7 +17,10 @@ public typealias PlatformImage = Bitmap
 
 extension PlatformImage {
     /// The bytes the decoded image occupies (with an animation's original data): the memory
-    /// cache's cost for it.
+    /// cache's cost for it. On Apple platforms this counts the image's own rows: the built-in
+    /// processors copy what they crop, so no result keeps a larger parent's pixels alive
+    /// (`CGImage.cropping(to:)` alone would share them); a custom processor that returns a
+    /// `cropping(to:)` result should copy it too, or the cache undercounts it.
     var decodedByteCount: Int {
         #if canImport(UIKit)
         guard let cgImage else { return 1 }
@@ -21,6 +28,8 @@ extension PlatformImage {
         #elseif canImport(AppKit)
         guard let cgImage = cgImage(forProposedRect: nil, context: nil, hints: nil) else { return 1 }
         return cgImage.bytesPerRow * cgImage.height + (animation?.data.count ?? 0)
+        #elseif SHASHIN_APPLE_SHAPE
+        return standInBitmap.byteCount + (animation?.data.count ?? 0)
         #else
         return byteCount
         #endif

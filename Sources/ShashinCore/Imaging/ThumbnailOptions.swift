@@ -1,8 +1,13 @@
 /// Asks the decoder to downsample while decoding, so a 12 MP photo shown at 300 px never
 /// occupies 48 MB: JPEG and WebP shrink on load, far cheaper than decoding then resizing.
 ///
+/// Sizes are in pixels, and decoded images have scale 1 on every platform (a `UIImage` of
+/// 300×300 pixels is 300×300 points). For a view measured in points, ask for points × the
+/// screen's scale, as `init(maxPointSize:scale:)` does, and let the view scale the image to fit:
+///
 /// ```swift
 /// ImageRequest(url: url, thumbnail: .init(maxPixelSize: 300))
+/// ImageRequest(url: url, thumbnail: .init(maxPointSize: 100, scale: window.screen.scale))  // 300 px at 3×
 /// ```
 public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
     /// The longest side of the decoded image, in pixels. The aspect ratio is kept.
@@ -14,6 +19,14 @@ public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
     public init(maxPixelSize: Int, allowsUpscaling: Bool = false) {
         self.maxPixelSize = max(1, maxPixelSize)
         self.allowsUpscaling = allowsUpscaling
+    }
+
+    /// Creates thumbnail options for a longest side of `maxPointSize` points on a screen of
+    /// `scale` pixels per point: `maxPointSize × scale` pixels, rounded up (at least 1; NaN gives
+    /// 1, and the product is capped at 10^15 like `targetSize`'s sides).
+    public init(maxPointSize: Double, scale: Double, allowsUpscaling: Bool = false) {
+        let pixels = (maxPointSize * scale).rounded(.up)
+        self.init(maxPixelSize: pixels.isNaN ? 1 : Int(min(max(pixels, 1), 1e15)), allowsUpscaling: allowsUpscaling)
     }
 
     /// The size a `width` × `height` image becomes: the longest side is `maxPixelSize` (or the

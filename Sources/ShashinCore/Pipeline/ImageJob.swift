@@ -100,7 +100,8 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
                 let startedAt = monotonicNow()
                 let read = Result { try store.image(for: request, cacheKey: cacheKey) }
                 item.finish()
-                let image = (try? read.get()) ?? nil
+                // Wrapped to cross to the graph's queue: NSImage is Sendable only from macOS 14.
+                let image = ((try? read.get()) ?? nil).map(UncheckedImage.init)
                 let errors: [any Error] = if case .failure(let error) = read { [error] } else { [] }
                 let timings = { () -> ImageTimings in
                     var timings = ImageTimings()
@@ -108,12 +109,12 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
                     timings.disk = monotonicNow() - startedAt
                     return timings
                 }()
-                if let image { cache?.store(image, forKey: cacheKey) }
+                if let image { cache?.store(image.value, forKey: cacheKey) }
                 graph.queue.async { [self] in
                     guard !isDisposed else { return }
                     workItem = nil
                     if let image {
-                        finish(.success(ImageResult(image: image, urlResponse: nil, source: .disk, timings: timings)))
+                        finish(.success(ImageResult(image: image.value, urlResponse: nil, source: .disk, timings: timings)))
                     } else {
                         diskErrors = errors
                         startUpstream()

@@ -46,8 +46,9 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    /// Loads the image for `request`.
-    public func image(for request: ImageRequest) async throws -> PlatformImage {
+    /// Loads the image for `request`. Runs on the caller's actor, so the image needs no
+    /// `Sendable` conformance to reach it (`NSImage` has one only from macOS 14).
+    public nonisolated(nonsending) func image(for request: ImageRequest) async throws -> PlatformImage {
         try await response(for: request).image
     }
 
@@ -56,7 +57,7 @@ public final class ImagePipeline: Sendable {
     /// ```swift
     /// let image = try await pipeline.image(for: url)
     /// ```
-    public func image(for url: URL) async throws -> PlatformImage {
+    public nonisolated(nonsending) func image(for url: URL) async throws -> PlatformImage {
         try await image(for: ImageRequest(url: url))
     }
 

@@ -99,8 +99,9 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         }
     }
 
-    /// The image, once loaded; see `response`.
-    public var image: PlatformImage {
+    /// The image, once loaded; see `response`. Runs on the caller's actor, so the image needs
+    /// no `Sendable` conformance to reach it (`NSImage` has one only from macOS 14).
+    public nonisolated(nonsending) var image: PlatformImage {
         get async throws { try await response.image }
     }
 

@@ -4,7 +4,8 @@ import FoundationNetworking
 #endif
 
 /// Processed results in the disk cache (`DiskCachePolicy.processed` or `.all`): encoded in the
-/// original's format when it can hold them (PNG when transparency appears in a JPEG or GIF),
+/// original's format when it can hold them (PNG when transparency appears in a JPEG or GIF, or
+/// when the encoder cannot write the original's format, as ImageIO cannot write WebP),
 /// under a key of their own that includes the request's credentials, with the original response's
 /// HTTP metadata — so a processed result is used only while the original would be (fresh, or under
 /// an offline policy), and never for other credentials.
@@ -97,10 +98,21 @@ final class ProcessedImageStore: Sendable {
         pending.withLock { $0 += 1 }
         writes.async { [self] in
             defer { pending.withLock { $0 -= 1 } }
-            guard let data = try? encoder.encode(carried.value, as: format, quality: quality) else { return }
+            // Nothing to store when no format can be written; the image was already delivered.
+            guard let data = Self.encode(carried.value, as: format, with: encoder, quality: quality) else { return }
             // A failed write costs a recomputation next time; the image was already delivered.
             try? storage.store(data, metadata: storedMetadata, forKey: key)
         }
+    }
+
+    /// `image` encoded as `format`, or as PNG when the encoder cannot write `format` (ImageIO has
+    /// no WebP writer): PNG keeps every pixel and the alpha, and every encoder writes it; the
+    /// decoder sniffs the format when reading back. `nil` when neither can be written.
+    static func encode(_ image: PlatformImage, as format: ImageFormat, with encoder: any ImageEncoding,
+                       quality: Double) -> Data? {
+        if let data = try? encoder.encode(image, as: format, quality: quality) { return data }
+        guard format != .png else { return nil }
+        return try? encoder.encode(image, as: .png, quality: quality)
     }
 
     /// The format a processed result is stored in: the original's when it can hold the result.

@@ -32,7 +32,7 @@ struct ImageBindingTests {
         let target = RecordingTarget()
         let binding = ImageBinding(target: target, pipeline: fixture.pipeline)
         var completions: [UInt8] = []
-        binding.onCompletion = { if case .success(let response) = $0 { completions.append(response.image.pixels[0]) } }
+        binding.onCompletion = { if case .success(let response) = $0 { completions.append(response.image.testBitmap.pixels[0]) } }
         // Someone else wants images 1...99 too, so their downloads go on after the view moves on.
         let others = (1...99).map { fixture.task(PipelineFixture.request("\($0)")) }
         for i in 1...100 { binding.setRequest(PipelineFixture.request("\(i)")) }
@@ -42,7 +42,7 @@ struct ImageBindingTests {
         for i in 1...99 {
             try await fixture.loader.respond(to: PipelineFixture.url("\(i)"), with: PipelineFixture.imageData(fill: UInt8(i)))
         }
-        for (i, other) in others.enumerated() { #expect(try await other.image.pixels[0] == UInt8(i + 1)) }
+        for (i, other) in others.enumerated() { #expect(try await other.image.testBitmap.pixels[0] == UInt8(i + 1)) }
         fixture.flushGraph() // every late result has reached every task that still waited for it
         #expect(binding.state == .loading)
         try await fixture.loader.respond(to: PipelineFixture.url("100"), with: PipelineFixture.imageData(fill: 100))

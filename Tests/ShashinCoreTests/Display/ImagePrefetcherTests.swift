@@ -45,7 +45,7 @@ struct ImagePrefetcherTests {
         #expect(prefetcher.count == 0)
         try await waitUntil { fixture.loader.cancelledURLs == [alone.url!] }
         try await fixture.loader.respond(to: shared.url!, with: PipelineFixture.imageData(fill: 7))
-        #expect(try await viewer.image.pixels[0] == 7)
+        #expect(try await viewer.image.testBitmap.pixels[0] == 7)
         #expect(fixture.loader.cancelledURLs == [alone.url!])
         try await fixture.waitUntilIdle()
     }

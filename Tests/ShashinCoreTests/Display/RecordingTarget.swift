@@ -19,15 +19,15 @@ final class RecordingTarget: ImageDisplaying {
     }
 
     func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
-        history.append(.image(fill: image.pixels[0], transition: transition))
+        history.append(.image(fill: image.testBitmap.pixels[0], transition: transition))
     }
 
     func displayPlaceholder(_ placeholder: PlatformImage?) {
-        history.append(.placeholder(fill: placeholder?.pixels[0]))
+        history.append(.placeholder(fill: placeholder?.testBitmap.pixels[0]))
     }
 
     func displayFailure(_ image: PlatformImage?, error: any Error) {
-        history.append(.failure(fill: image?.pixels[0]))
+        history.append(.failure(fill: image?.testBitmap.pixels[0]))
     }
 
     func clearImage() {

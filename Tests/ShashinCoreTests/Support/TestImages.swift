@@ -7,9 +7,16 @@ enum TestImages {
         Data(Array("TIMG".utf8) + [UInt8(width), UInt8(height)] + Array(repeating: fill, count: width * height * 4))
     }
 
+    /// A `PlatformImage` on every platform (a `Bitmap` on Linux, a `UIImage`/`NSImage` elsewhere).
     static func makeImage(width: Int, height: Int, fill: UInt8 = 7) -> PlatformImage {
-        Bitmap(width: width, height: height, pixels: Array(repeating: fill, count: width * height * 4))
+        Bitmap(width: width, height: height, pixels: Array(repeating: fill, count: width * height * 4)).platformImage
     }
+}
+
+extension PlatformImage {
+    /// The image's pixels, through the accessor every platform has; a test fails (traps) on an
+    /// image without a bitmap, which no test makes.
+    var testBitmap: Bitmap { Bitmap(platformImage: self)! }
 }
 
 /// Decodes `TestImages` data, counting its calls; anything else fails like a real decoder would.
@@ -30,7 +37,7 @@ final class TestDecoder: ImageDecoding, @unchecked Sendable { // `calls` behind 
             throw ImagePipelineError.decodingFailed(format: nil, reason: "truncated")
         }
         let size: (width: Int, height: Int) = context.thumbnail?.targetSize(width: width, height: height) ?? (width, height)
-        return Bitmap(width: size.width, height: size.height, pixels: Array(repeating: bytes[6], count: size.width * size.height * 4))
+        return Bitmap(width: size.width, height: size.height, pixels: Array(repeating: bytes[6], count: size.width * size.height * 4)).platformImage
     }
 }
 
@@ -51,16 +58,18 @@ final class CountingProcessor: ImageProcessing, @unchecked Sendable { // `calls`
     func process(_ image: PlatformImage) throws -> PlatformImage {
         calls.withLock { $0 += 1 }
         if fails { throw Failure() }
-        var pixels = image.pixels
+        let bitmap = image.testBitmap
+        var pixels = bitmap.pixels
         pixels[0] &+= 1
-        return Bitmap(width: image.width, height: image.height, pixels: pixels)
+        return Bitmap(width: bitmap.width, height: bitmap.height, pixels: pixels).platformImage
     }
 }
 
-/// Encodes a `Bitmap` back into `TestImages` data (every format alike), so processed results can
+/// Encodes an image back into `TestImages` data (every format alike), so processed results can
 /// be stored and read back without a codec library.
 struct TestEncoder: ImageEncoding {
     func encode(_ image: PlatformImage, options: ImageEncodingOptions) throws -> Data {
-        Data(Array("TIMG".utf8) + [UInt8(image.width), UInt8(image.height)] + image.pixels)
+        let bitmap = image.testBitmap
+        return Data(Array("TIMG".utf8) + [UInt8(bitmap.width), UInt8(bitmap.height)] + bitmap.pixels)
     }
 }
