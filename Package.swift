@@ -88,10 +88,14 @@ let package = Package(
             ]
         ),
 
+        // The demo's scripted scroll, its recordings and their scoring: a library so tests reach them.
+        .target(name: "ShashinFeed", dependencies: ["ShashinCore"]),
+
         .executableTarget(
             name: "ShashinCLI",
             dependencies: [
                 "Shashin",
+                "ShashinFeed",
                 "ImageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -107,6 +111,7 @@ let package = Package(
         .testTarget(name: "ShashinTests", dependencies: ["Shashin", "ImageServer"]),
         // The ImageIO codecs' tests; empty where ImageIO does not exist (Linux).
         .testTarget(name: "ShashinAppleTests", dependencies: ["Shashin"]),
+        .testTarget(name: "ShashinFeedTests", dependencies: ["ShashinFeed"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ImageServer
 import Shashin
+import ShashinFeed
 
 /// `shashin demo`: a headless feed scrolled by a script against the embedded ImageServer, once
 /// per strategy (naive, the pipeline alone, the pipeline with the scroll-aware display layer) —
@@ -180,7 +181,8 @@ struct DemoCommand: AsyncParsableCommand {
                              server: ImageServer) async throws -> (FeedRecording, FeedPictures.Screen) {
             let (strategy, diskCache) = try makeStrategy(kind, catalog: catalog, server: server,
                                                          cache: try roundCache(of: kind, round: round))
-            let run = FeedRun(strategy: strategy, script: script, rows: command.rows, viewportRows: command.viewport, server: server)
+            let run = FeedRun(strategy: strategy, script: script, rows: command.rows, viewportRows: command.viewport, server: server,
+                              catalog: catalog)
             let recording = try await run.run()
             diskCache?.flush()
             return (recording, FeedPictures.Screen(strategy: kind.rawValue, rows: run.finalScreen))

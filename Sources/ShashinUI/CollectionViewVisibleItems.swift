@@ -5,7 +5,8 @@ import Shashin
 import UIKit
 
 /// Feeds a ``VisibleItemsLoader`` from a `UICollectionView`: the visible items, the scroll
-/// phase and the velocity in items per second. Forward three scroll-view delegate calls to it
+/// phase, the velocity in items per second and, from the moment the finger lifts, where the
+/// fling will land (UIKit's `targetContentOffset`). Forward four scroll-view delegate calls to it
 /// and configure cells through ``display(_:in:)``.
 ///
 /// ```swift
@@ -14,6 +15,8 @@ import UIKit
 /// }
 /// // cellForItemAt:                 visibleItems.display(item.id, in: cell.imageView)
 /// // scrollViewDidScroll:            visibleItems.scrollViewDidScroll(scrollView)
+/// // scrollViewWillEndDragging:      visibleItems.scrollViewWillEndDragging(scrollView, withVelocity: velocity,
+/// //                                                                        targetContentOffset: targetContentOffset)
 /// // scrollViewDidEndDragging:       visibleItems.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate)
 /// // scrollViewDidEndDecelerating:   visibleItems.scrollViewDidEndDecelerating(scrollView)
 /// ```
@@ -25,6 +28,8 @@ public final class CollectionViewVisibleItems<ID: Hashable> {
     private let itemID: (IndexPath) -> ID?
     private var lastOffset: CGPoint?
     private var lastTime: CFTimeInterval = 0
+    /// Where the current fling will rest, in items (see ``ScrollState/predictedRestingOffset``).
+    private var predictedRestingOffset: Double?
 
     /// Creates a helper for `collectionView`; `itemID` maps an index path to its item.
     public init(collectionView: UICollectionView, loader: VisibleItemsLoader<ID>, itemID: @escaping (IndexPath) -> ID?) {
@@ -40,17 +45,31 @@ public final class CollectionViewVisibleItems<ID: Hashable> {
 
     /// Forward from `scrollViewDidScroll(_:)`.
     public func scrollViewDidScroll(_ scrollView: UIScrollView) {
+        // A finger on the list again (it caught the fling): the old target no longer holds.
+        if scrollView.isTracking { predictedRestingOffset = nil }
         let phase: ScrollState.Phase = scrollView.isDragging ? .dragging : scrollView.isDecelerating ? .decelerating : .idle
         update(scrollView, phase: phase)
     }
 
+    /// Forward from `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)` (after any
+    /// change your delegate makes to the target): the loader starts the rows where the list will
+    /// rest at once, and not the rows it flies past.
+    public func scrollViewWillEndDragging(_ scrollView: UIScrollView, withVelocity velocity: CGPoint,
+                                          targetContentOffset: UnsafeMutablePointer<CGPoint>) {
+        predictedRestingOffset = itemOffset(at: targetContentOffset.pointee, in: scrollView)
+    }
+
     /// Forward from `scrollViewDidEndDragging(_:willDecelerate:)`.
     public func scrollViewDidEndDragging(_ scrollView: UIScrollView, willDecelerate decelerate: Bool) {
-        if !decelerate { update(scrollView, phase: .idle) }
+        if !decelerate {
+            predictedRestingOffset = nil
+            update(scrollView, phase: .idle)
+        }
     }
 
     /// Forward from `scrollViewDidEndDecelerating(_:)`.
     public func scrollViewDidEndDecelerating(_ scrollView: UIScrollView) {
+        predictedRestingOffset = nil
         update(scrollView, phase: .idle)
     }
 
@@ -70,7 +89,27 @@ public final class CollectionViewVisibleItems<ID: Hashable> {
         }
         lastOffset = scrollView.contentOffset
         lastTime = now
-        loader.update(visibleItems: paths.compactMap(itemID), scroll: ScrollState(phase: phase, velocity: velocity))
+        let landing = phase == .idle ? nil : predictedRestingOffset
+        loader.update(visibleItems: paths.compactMap(itemID),
+                      scroll: ScrollState(phase: phase, velocity: velocity, predictedRestingOffset: landing))
+    }
+
+    /// The content offset `offset` in items: the loader's index of the first item whose frame
+    /// reaches past the leading edge there, plus the fraction of it above (or left of) the edge.
+    /// `nil` when the layout has no item there.
+    private func itemOffset(at offset: CGPoint, in scrollView: UIScrollView) -> Double? {
+        guard let collectionView else { return nil }
+        let vertical = scrollView.contentSize.height >= scrollView.contentSize.width
+        let edge = vertical ? offset.y + scrollView.adjustedContentInset.top : offset.x + scrollView.adjustedContentInset.left
+        let size = collectionView.bounds.size
+        let strip = vertical ? CGRect(x: 0, y: edge, width: size.width, height: 1) : CGRect(x: edge, y: 0, width: 1, height: size.height)
+        let first = (collectionView.collectionViewLayout.layoutAttributesForElements(in: strip) ?? [])
+            .filter { $0.representedElementCategory == .cell }
+            .min { $0.indexPath < $1.indexPath }
+        guard let first, let id = itemID(first.indexPath), let index = loader.index(of: id) else { return nil }
+        let start = vertical ? first.frame.minY : first.frame.minX
+        let length = max(1, vertical ? first.frame.height : first.frame.width)
+        return Double(index) + Double(min(max(0, (edge - start) / length), 1))
     }
 }
 #endif

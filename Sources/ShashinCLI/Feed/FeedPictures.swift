@@ -1,5 +1,6 @@
 import Foundation
 import Shashin
+import ShashinFeed
 
 /// The demo's pictures: every strategy's final screen side by side, and every strategy's
 /// timeline (rows × time: placeholder, own image, wrong image) side by side.

@@ -1,4 +1,5 @@
 import Foundation
+import ShashinFeed
 
 /// What `shashin demo` prints: the settings and every strategy's metrics, as a table or as one
 /// JSON object keyed by strategy (plus `settings`).
@@ -50,7 +51,7 @@ struct FeedReport {
         var lines: [String] = []
         let s = settings
         lines.append("Shashin feed demo — \(s.rows) rows, \(s.viewportRows) on screen, \(s.thumbnailPixels) px thumbnails, "
-            + "\(String(format: "%.1f", s.scriptSeconds)) s scripted scroll (drag, four flicks over ~200 rows, rests, fling back)")
+            + "\(String(format: "%.1f", s.scriptSeconds)) s scripted scroll (drag, four flicks over ~200 rows, rests, fling back, a fling caught mid-way)")
         lines.append("network: ImageServer on \(s.server), \(s.latencyMs) ms latency, \(s.bytesPerSecondPerResponse / 1000) KB/s per response; "
             + "pipeline: \(s.maxConcurrentDownloads) downloads at once")
         lines.append(s.diskCache.map { "disk caches: \($0)/<strategy> (a second run is served from them; every 10th row is no-cache: revalidated)" }
@@ -60,7 +61,7 @@ struct FeedReport {
                 + ": medians (flashes and wrong-row: totals over the rounds)")
         }
         lines.append("")
-        let header = ["", "time-to-image at rest p50 / p95 / max", "flashes", "wrong-row", "downloaded", "shown", "requests", "peak", "sources"]
+        let header = ["", "time-to-image at rest p50 / p95 / max", "flashes", "wrong-row", "downloaded", "shown", "predicted, unseen", "requests", "peak", "sources"]
         var table = [header]
         var censoredNotes: [String] = []
         for (name, m) in strategies {
@@ -77,6 +78,7 @@ struct FeedReport {
                 "\(m.wrongRowImages)",
                 Self.megabytes(m.bytesDownloaded),
                 Self.megabytes(m.bytesShown),
+                Self.megabytes(m.bytesOnPredictedRowsNeverShown),
                 "\(m.requests)",
                 "\(m.peakConcurrentDownloads)",
                 m.sources.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),

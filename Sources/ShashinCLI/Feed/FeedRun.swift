@@ -1,6 +1,7 @@
 import Foundation
 import ImageServer
 import Shashin
+import ShashinFeed
 
 /// Plays the script against one strategy in real time: a frame every 1/60 s, a viewport of
 /// `viewportRows` rows over `rows`, a pool of reused cells; records what every visible row shows.
@@ -11,6 +12,7 @@ final class FeedRun {
     let rows: Int
     let viewportRows: Int
     let server: ImageServer
+    let catalog: FeedCatalog
     static let framesPerSecond = 60.0
 
     private var recording: FeedRecording
@@ -19,20 +21,19 @@ final class FeedRun {
     private var cellCount = 0
     private var startedAt = ContinuousClock.now
 
-    init(strategy: any FeedStrategy, script: FeedScript, rows: Int, viewportRows: Int, server: ImageServer) {
+    init(strategy: any FeedStrategy, script: FeedScript, rows: Int, viewportRows: Int, server: ImageServer, catalog: FeedCatalog) {
         self.strategy = strategy
         self.script = script
         self.rows = rows
         self.viewportRows = viewportRows
         self.server = server
+        self.catalog = catalog
         recording = FeedRecording(strategy: strategy.name)
     }
 
     /// The rows on screen when the top of the viewport is at `offset`.
     nonisolated static func visibleRows(offset: Double, viewportRows: Int, rows: Int) -> [Int] {
-        let first = max(0, Int(offset.rounded(.down)))
-        let last = min(rows - 1, Int((offset + Double(viewportRows)).rounded(.up)) - 1)
-        return first <= last ? Array(first...last) : []
+        FeedScript.visibleRows(offset: offset, viewportRows: viewportRows, rows: rows)
     }
 
     func run() async throws -> FeedRecording {
@@ -53,6 +54,7 @@ final class FeedRun {
         recording.requests = server.totalRequests
         recording.maxInFlight = server.maxInFlight
         recording.sources = strategy.sources
+        for row in recording.predictedRows { recording.bytesByRow[row] = server.bytesSent(for: catalog.url(of: row, on: server).path) }
         finalScreen = screen.map { row, cell in
             let image: Bitmap? = if case .image(let bitmap) = cell.content { bitmap } else { nil }
             return (row, image, recording.frames.last?.rows.first { $0.row == row }?.state ?? .empty)
@@ -95,9 +97,14 @@ final class FeedRun {
             let placeholders = cell.placeholdersShown
             strategy.configure(cell, row: row)
             if inMemory {
-                recording.memoryConfigures += 1
-                if cell.placeholdersShown != placeholders || cell.fingerprint == nil { recording.flashes += 1 }
+                recording.recordMemoryConfigure(placeholdersBefore: placeholders, placeholdersAfter: cell.placeholdersShown,
+                                                showsImage: cell.fingerprint != nil)
             }
+        }
+        // The landing the scroll state carries was predicted when the finger lifted (the script
+        // never reads its own future): its rows are the ones a strategy may load ahead.
+        if let landing = moment.scroll.predictedRestingOffset {
+            recording.predictedRows.formUnion(Self.visibleRows(offset: landing, viewportRows: viewportRows, rows: rows))
         }
         strategy.scrolled(visibleRows: rowsNow, scroll: moment.scroll)
         recording.frames.append(FeedRecording.Frame(time: time, rows: rowsNow.map { row in

@@ -7,6 +7,12 @@
 /// - during a fast fling, cells that fly past show memory-cache hits at once (also an image
 ///   that reaches memory while its row is on screen) but start no network work (their requests
 ///   wait as ``ImageBinding/State/deferred``);
+/// - when a fling's resting place is known (``ScrollState/predictedRestingOffset``, from the
+///   moment the finger lifts), the items of that landing window load at once at high priority,
+///   from disk or the network, and prefetching goes ahead of the landing window; the items in
+///   between do not load, except a disk-cache hit on screen while the decode queue is idle;
+///   when the prediction changes, landing items no longer wanted drop in priority and are
+///   cancelled beyond ``Policy/keepDistance``, like items that left the screen;
 /// - when the list slows down or stops, the visible items load at high priority;
 /// - the next items in the scroll direction are prefetched at low priority;
 /// - items off screen that still load — those that left, and cells a collection view configured
@@ -29,9 +35,16 @@ public final class VisibleItemsLoader<ID: Hashable> {
     /// What the loader does as the list moves; every part can be changed.
     public struct Policy: Sendable {
         /// Whether fast scrolling defers network work (memory hits still show). Default `true`.
-        /// Disk-cache hits wait too: decoding one takes tens of milliseconds of the CPU the
-        /// scrolling needs, mostly for rows gone before it ends; they load as the list slows.
+        /// Disk-cache hits of rows that fly past wait too, unless the decode queue is idle:
+        /// decoding one takes tens of milliseconds of the CPU the scrolling needs, for rows gone
+        /// before it ends. Rows on or near the predicted landing window load regardless.
         public var defersNetworkWhileScrollingFast = true
+        /// Whether a fling's predicted landing (``ScrollState/predictedRestingOffset``) loads at
+        /// once, at ``visiblePriority``, with prefetching ahead of it. Default `true`.
+        public var loadsPredictedLanding = true
+        /// Items on either side of the predicted landing window that count as near it: on screen
+        /// during a fling, they load like the landing items. Default 2.
+        public var landingMargin = 2
         /// Items per second above which scrolling counts as fast. Default 12 (a feed of
         /// 100-point rows scrolled faster than 1,200 points a second).
         public var fastScrollVelocity = 12.0
@@ -75,6 +88,13 @@ public final class VisibleItemsLoader<ID: Hashable> {
     /// (their cells may be reused at once; the download they started goes on at low priority).
     private var ahead: [ID: ImageRequest] = [:]
     private var behind: [ID: ImageTask] = [:]
+    /// The loader's own loads of predicted landing items not yet bound to a cell.
+    private var landing: [ID: ImageTask] = [:]
+    /// The predicted landing window at the last update, as indices into ``items``.
+    private var landingWindow: ClosedRange<Int>?
+    /// A disk-cache hit of an item flying past, started while the decode queue was idle: at
+    /// most one at a time.
+    private var flyPastDiskLoad: ID?
 
     /// Creates a loader.
     /// - Parameters:
@@ -96,6 +116,7 @@ public final class VisibleItemsLoader<ID: Hashable> {
     deinit {
         prefetcher.stopPrefetching(with: Array(ahead.values))
         for task in behind.values { task.cancel() }
+        for task in landing.values { task.cancel() }
     }
 
     /// Whether network work may start now: not while scrolling fast (under the policy).
@@ -108,6 +129,19 @@ public final class VisibleItemsLoader<ID: Hashable> {
     public var prefetchingItems: Set<ID> { Set(ahead.keys) }
     /// Items that left the screen and still load, at ``Policy/leftPriority``.
     public var leavingItems: Set<ID> { Set(behind.filter { !$0.value.isFinished }.keys) }
+    /// Items of a predicted landing window (or of an earlier one, not yet cancelled) that the
+    /// loader loads itself because no cell shows them yet.
+    public var landingItems: Set<ID> { Set(landing.filter { !$0.value.isFinished }.keys) }
+    /// The position of `id` in ``items``: the unit of ``ScrollState/predictedRestingOffset``.
+    public func index(of id: ID) -> Int? { indexOf[id] }
+    /// The priority of the loader's own load of landing item `id`, or `nil` when it holds none.
+    func landingPriority(of id: ID) -> ImageRequest.Priority? {
+        landing[id].flatMap { $0.isFinished ? nil : $0.priority }
+    }
+
+    /// The items of the predicted landing window at the last update; empty when no landing is
+    /// known (at rest, while dragging, or with ``Policy/loadsPredictedLanding`` off).
+    public var predictedLandingItems: [ID] { landingWindow.map { $0.map { items[$0] } } ?? [] }
 
     /// Shows item `id` through `binding` (a cell's, as the cell is configured or reused): a
     /// memory hit at once; otherwise a load at ``Policy/visiblePriority``, or a deferred request
@@ -132,7 +166,7 @@ public final class VisibleItemsLoader<ID: Hashable> {
         }
         request.priority = policy.visiblePriority
         let inFlight = heldWorkPriority(for: id)
-        binding.setRequest(request, deferringNetwork: !allowsNetwork)
+        binding.setRequest(request, deferringNetwork: !allowsNetwork && !isNearLanding(id))
         // Scrolling fast, yet the image is already on its way: join it rather than drop it.
         if binding.state == .deferred, let inFlight { binding.startDeferredLoad(priority: inFlight) }
         bindings[id] = WeakBinding(binding: binding)
@@ -151,8 +185,13 @@ public final class VisibleItemsLoader<ID: Hashable> {
         self.scroll = scroll
         if scroll.velocity > 0 { direction = 1 } else if scroll.velocity < 0 { direction = -1 }
         let range = visibleRange()
-        let wantedAhead = allowsNetwork ? aheadItems(from: range) : []
+        landingWindow = predictedLandingWindow(scroll, visibleCount: range?.count ?? visibleItems.count)
+        // Prefetching goes ahead of where the list will stop, when that is known.
+        let wantedAhead = landingWindow != nil ? aheadItems(from: landingWindow)
+            : allowsNetwork ? aheadItems(from: range) : []
         let wantedAheadSet = Set(wantedAhead)
+        let wantedLanding = predictedLandingItems
+        let wantedLandingSet = Set(wantedLanding)
 
         // Items that left while loading: keep them going, last in line, even when their cells
         // are reused...
@@ -175,7 +214,8 @@ public final class VisibleItemsLoader<ID: Hashable> {
                 binding.cancel()
                 continue
             }
-            let priority = wantedAheadSet.contains(id) ? policy.prefetchPriority : policy.leftPriority
+            let priority = wantedLandingSet.contains(id) ? policy.visiblePriority
+                : wantedAheadSet.contains(id) ? policy.prefetchPriority : policy.leftPriority
             if binding.priority != priority { binding.priority = priority }
         }
 
@@ -187,6 +227,33 @@ public final class VisibleItemsLoader<ID: Hashable> {
             task.cancel()
         }
 
+        // Landing items no longer predicted: below the wanted ones, then cancelled when too far.
+        for (id, task) in landing where !wantedLandingSet.contains(id) && !visibleSet.contains(id) {
+            if task.isFinished || distance(of: id, from: range) > policy.keepDistance {
+                landing[id] = nil
+                task.cancel()
+                continue
+            }
+            let priority = wantedAheadSet.contains(id) ? policy.prefetchPriority : policy.leftPriority
+            if task.priority != priority { task.priority = priority }
+        }
+        // The landing window loads now, unless a cell already loads an item or memory has it.
+        for id in wantedLanding where !visibleSet.contains(id) {
+            if let task = landing[id], !task.isFinished {
+                if task.priority != policy.visiblePriority { task.priority = policy.visiblePriority }
+                continue
+            }
+            if let binding = bindings[id]?.binding, binding.state == .loading { continue }
+            if let task = behind.removeValue(forKey: id), !task.isFinished {
+                task.priority = policy.visiblePriority
+                landing[id] = task
+                continue
+            }
+            guard var request = makeRequest(id) else { continue }
+            request.priority = policy.visiblePriority
+            if case .inProgress(let task) = pipeline.loadImage(request) { landing[id] = task }
+        }
+
         // A prefetch whose item came on screen waits for the cell's binding to join it.
         var dropped: [ImageRequest] = []
         for (id, request) in ahead where !wantedAheadSet.contains(id) && !visibleSet.contains(id) {
@@ -195,9 +262,10 @@ public final class VisibleItemsLoader<ID: Hashable> {
         }
         if !dropped.isEmpty { prefetcher.stopPrefetching(with: dropped) }
 
+        if let id = flyPastDiskLoad, bindings[id]?.binding?.state != .loading { flyPastDiskLoad = nil }
         for id in visible {
             guard let binding = bindings[id]?.binding else { continue }
-            if allowsNetwork {
+            if allowsNetwork || isNearLanding(id) {
                 switch binding.state {
                 case .deferred: binding.startDeferredLoad(priority: policy.visiblePriority)
                 case .loading where binding.priority != policy.visiblePriority: binding.priority = policy.visiblePriority
@@ -206,13 +274,19 @@ public final class VisibleItemsLoader<ID: Hashable> {
             } else if binding.state == .deferred, let request = binding.request {
                 // Still flying: an image another load brought into memory shows now.
                 binding.setRequest(request, deferringNetwork: true)
+                // A disk hit flying past loads only when decoding has nothing else to do.
+                if binding.state == .deferred, flyPastDiskLoad == nil, pipeline.isDecodeIdle,
+                   pipeline.hasOriginalOnDisk(request) {
+                    binding.startDeferredLoad(priority: policy.prefetchPriority)
+                    flyPastDiskLoad = id
+                }
             }
             // A visible item its cell still loads (or shows) needs no hold of the loader's.
             if binding.state != .deferred { releaseHolds(of: id) }
         }
-        guard allowsNetwork else { return }
+        guard allowsNetwork || landingWindow != nil else { return }
         var prefetch: [ImageRequest] = []
-        for id in wantedAhead where ahead[id] == nil && bindings[id]?.binding == nil {
+        for id in wantedAhead where ahead[id] == nil && landing[id] == nil && bindings[id]?.binding == nil {
             guard var request = makeRequest(id) else { continue }
             request.priority = policy.prefetchPriority
             ahead[id] = request
@@ -225,8 +299,10 @@ public final class VisibleItemsLoader<ID: Hashable> {
     public func stop() {
         prefetcher.stopPrefetching(with: Array(ahead.values))
         for task in behind.values { task.cancel() }
+        for task in landing.values { task.cancel() }
         ahead = [:]
         behind = [:]
+        landing = [:]
     }
 
     // MARK: Private
@@ -253,6 +329,7 @@ public final class VisibleItemsLoader<ID: Hashable> {
     /// The priority of the loader's own work for `id` in flight (a kept load or a running
     /// prefetch), or `nil` when there is none.
     private func heldWorkPriority(for id: ID) -> ImageRequest.Priority? {
+        if let task = landing[id], !task.isFinished { return task.priority }
         if let task = behind[id], !task.isFinished { return policy.leftPriority }
         if let request = ahead[id], prefetcher.isLoading(request) { return policy.prefetchPriority }
         return nil
@@ -262,6 +339,7 @@ public final class VisibleItemsLoader<ID: Hashable> {
     private func releaseHolds(of id: ID) {
         if let request = ahead.removeValue(forKey: id) { prefetcher.stopPrefetching(with: [request]) }
         behind.removeValue(forKey: id)?.cancel()
+        landing.removeValue(forKey: id)?.cancel()
     }
 
     private func reindex() {
@@ -274,11 +352,33 @@ public final class VisibleItemsLoader<ID: Hashable> {
         return low...high
     }
 
+    /// How many items `id` lies beyond `range` (the visible items) or, nearer, beyond the
+    /// predicted landing window.
     private func distance(of id: ID, from range: ClosedRange<Int>?) -> Int {
-        guard let range, let index = indexOf[id] else { return .max }
+        guard let index = indexOf[id] else { return .max }
+        return min(Self.distance(of: index, from: range), Self.distance(of: index, from: landingWindow))
+    }
+
+    private static func distance(of index: Int, from range: ClosedRange<Int>?) -> Int {
+        guard let range else { return .max }
         if index < range.lowerBound { return range.lowerBound - index }
         if index > range.upperBound { return index - range.upperBound }
         return 0
+    }
+
+    /// Whether `id` is in the predicted landing window or within ``Policy/landingMargin`` of it.
+    private func isNearLanding(_ id: ID) -> Bool {
+        guard landingWindow != nil, let index = indexOf[id] else { return false }
+        return Self.distance(of: index, from: landingWindow) <= policy.landingMargin
+    }
+
+    /// The items on screen when the list rests at the scroll's predicted offset (as many as
+    /// are visible now), as indices; `nil` when no landing is predicted or the policy ignores it.
+    private func predictedLandingWindow(_ scroll: ScrollState, visibleCount: Int) -> ClosedRange<Int>? {
+        guard policy.loadsPredictedLanding, scroll.phase != .idle, let offset = scroll.predictedRestingOffset,
+              offset.isFinite, !items.isEmpty, visibleCount > 0 else { return nil }
+        let first = min(max(0, Int(offset.rounded(.down))), items.count - 1)
+        return first...min(items.count - 1, first + visibleCount - 1)
     }
 
     private func aheadItems(from range: ClosedRange<Int>?) -> [ID] {

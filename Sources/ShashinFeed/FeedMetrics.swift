@@ -1,45 +1,56 @@
 import Foundation
 
 /// One strategy's figures for one run of the script.
-struct FeedMetrics: Codable {
+package struct FeedMetrics: Codable, Sendable {
     /// Milliseconds from a row coming on screen to its own image showing, for the rows visible
     /// while the list rests. A row still without its image when the rest ends counts the time
     /// until then (`censored`): the figure is then a lower bound.
-    struct TimeToImage: Codable {
-        var p50: Double
-        var p95: Double
-        var max: Double
-        var samples: Int
-        var censored: Int
+    package struct TimeToImage: Codable, Sendable, Equatable {
+        package var p50: Double
+        package var p95: Double
+        package var max: Double
+        package var samples: Int
+        package var censored: Int
+
+        package init(p50: Double, p95: Double, max: Double, samples: Int, censored: Int) {
+            self.p50 = p50
+            self.p95 = p95
+            self.max = max
+            self.samples = samples
+            self.censored = censored
+        }
     }
 
-    var timeToImageAtRestMs: TimeToImage
+    package var timeToImageAtRestMs: TimeToImage
     /// Cells configured for a row whose image was in memory that showed a placeholder first.
-    var placeholderFlashes: Int
-    var cellsConfiguredWithImageInMemory: Int
+    package var placeholderFlashes: Int
+    package var cellsConfiguredWithImageInMemory: Int
     /// Images of another row seen on a row: counted from the recorded frames (what the screen
     /// showed), once per row visit and image, so a late image landing on a reused cell and an old
     /// image left on a reused cell both count.
-    var wrongRowImages: Int
+    package var wrongRowImages: Int
     /// Frames × rows that showed another row's image.
-    var wrongRowFrames: Int
+    package var wrongRowFrames: Int
+    /// Body bytes the server sent for rows in a predicted landing window that never showed
+    /// their own image: what a wrong prediction cost.
+    package var bytesOnPredictedRowsNeverShown = 0
     /// Body bytes the server sent during the script.
-    var bytesDownloaded: Int
+    package var bytesDownloaded: Int
     /// The encoded size of the distinct images that were shown on their own row.
-    var bytesShown: Int
-    var requests: Int
+    package var bytesShown: Int
+    package var requests: Int
     /// The most responses in flight at once, counted by the server.
-    var peakConcurrentDownloads: Int
+    package var peakConcurrentDownloads: Int
     /// Where shown images came from.
-    var sources: [String: Int]
-    var seconds: Double
+    package var sources: [String: Int]
+    package var seconds: Double
     /// Rounds these figures summarise: medians over the rounds, except flashes, cells configured
     /// from memory and wrong-row counts, which are totals.
-    var rounds = 1
+    package var rounds = 1
     /// Each round's figures, when there was more than one.
-    var perRound: [FeedMetrics]?
+    package var perRound: [FeedMetrics]?
 
-    init(_ recording: FeedRecording, script: FeedScript, rows: Int, viewportRows: Int,
+    package init(_ recording: FeedRecording, script: FeedScript, rows: Int, viewportRows: Int,
          truth: [Int: UInt64], encodedBytes: [Int: Int]) {
         var correct: [Int: [Double]] = [:]
         for event in recording.imageEvents where truth[event.row] == event.fingerprint {
@@ -52,7 +63,7 @@ struct FeedMetrics: Codable {
         let maxOffset = Double(max(0, rows - viewportRows))
         for rest in script.restPeriods {
             let offset = script.moment(at: rest.start, maxOffset: maxOffset).offset
-            for row in FeedRun.visibleRows(offset: offset, viewportRows: viewportRows, rows: rows) {
+            for row in FeedScript.visibleRows(offset: offset, viewportRows: viewportRows, rows: rows) {
                 guard let since = recording.entries[row]?.last(where: { $0 <= rest.end }),
                       seen.insert([Double(row), since]).inserted else { continue }
                 let end = min(rest.end, recording.seconds)
@@ -75,6 +86,8 @@ struct FeedMetrics: Codable {
         cellsConfiguredWithImageInMemory = recording.memoryConfigures
         bytesDownloaded = recording.bytesSent
         bytesShown = correct.keys.reduce(0) { $0 + (encodedBytes[$1] ?? 0) }
+        bytesOnPredictedRowsNeverShown = recording.predictedRows.subtracting(correct.keys)
+            .reduce(0) { $0 + (recording.bytesByRow[$1] ?? 0) }
         requests = recording.requests
         peakConcurrentDownloads = recording.maxInFlight
         sources = recording.sources
@@ -83,7 +96,7 @@ struct FeedMetrics: Codable {
 
     /// Wrong images as the frames show them: a row's image whose fingerprint is not the row's,
     /// counted once from the frame it appears until the row shows something else or leaves.
-    static func wrongRows(in frames: [FeedRecording.Frame], truth: [Int: UInt64]) -> (images: Int, frames: Int) {
+    package static func wrongRows(in frames: [FeedRecording.Frame], truth: [Int: UInt64]) -> (images: Int, frames: Int) {
         var images = 0, wrongFrames = 0
         var last: [Int: FeedRecording.RowState] = [:]
         for frame in frames {
@@ -101,7 +114,7 @@ struct FeedMetrics: Codable {
 
     /// One strategy's rounds as one set of figures: the median of each, and the totals of the
     /// counts that must be zero (so one bad round shows).
-    static func combining(_ rounds: [FeedMetrics]) -> FeedMetrics {
+    package static func combining(_ rounds: [FeedMetrics]) -> FeedMetrics {
         guard var combined = rounds.first else { preconditionFailure("no rounds") }
         guard rounds.count > 1 else { return combined }
         func median(_ values: [Double]) -> Double {
@@ -120,6 +133,7 @@ struct FeedMetrics: Codable {
         combined.wrongRowFrames = rounds.map(\.wrongRowFrames).reduce(0, +)
         combined.bytesDownloaded = median(rounds.map(\.bytesDownloaded))
         combined.bytesShown = median(rounds.map(\.bytesShown))
+        combined.bytesOnPredictedRowsNeverShown = median(rounds.map(\.bytesOnPredictedRowsNeverShown))
         combined.requests = median(rounds.map(\.requests))
         combined.peakConcurrentDownloads = median(rounds.map(\.peakConcurrentDownloads))
         let sourceNames = Set(rounds.flatMap(\.sources.keys))

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import ShashinCore
+
+/// Flings whose resting place is known when the finger lifts (`ScrollState.predictedRestingOffset`).
+@MainActor
+@Suite("VisibleItemsLoader: loading where a fling will land")
+struct VisibleItemsLoaderLandingTests {
+    static func fling(_ velocity: Double, landing: Double) -> ScrollState {
+        ScrollState(phase: .decelerating, velocity: velocity, predictedRestingOffset: landing)
+    }
+
+    @Test(arguments: CallOrder.allCases)
+    func theLandingRowsLoadAtOnceAtHighPriorityAndTheRowsInBetweenDoNot(order: CallOrder) async throws {
+        var policy = VisibleItemsLoader<Int>.Policy()
+        policy.prefetchDistance = 2
+        let list = ListFixture(count: 300, policy: policy, order: order) { $0.maxConcurrentDownloads = 20 }
+        // The finger lifts at the top: the list will rest with row 100 first.
+        list.loader.update(visibleItems: [], scroll: Self.fling(150, landing: 100.4))
+        list.show(0...3, Self.fling(150, landing: 100.4))
+        #expect(list.loader.predictedLandingItems == [100, 101, 102, 103])
+        for row in 100...103 { #expect(list.loader.landingPriority(of: row) == .high) }
+        #expect(list.loader.prefetchingItems == [104, 105]) // ahead of the landing, in the scroll direction
+        try await list.fixture.loader.waitForPendingCount(6)
+        var velocity = 150.0
+        for top in stride(from: 4, through: 88, by: 4) {
+            velocity *= 0.93
+            list.show(top...(top + 3), Self.fling(max(velocity, 13), landing: 100.4))
+        }
+        list.fixture.flushGraph()
+        #expect(Set(list.fixture.loader.startedURLs.map(ListFixture.row)) == Set(100...105))
+        #expect(list.binding(88)?.state == .deferred) // on screen, flying past
+
+        // The list arrives, slowly now: the cells join the downloads already under way.
+        list.show(100...103, Self.fling(3, landing: 100.4))
+        #expect(list.binding(101)?.priority == .high)
+        try await list.fixture.loader.respond(to: PipelineFixture.url("row-101"), with: PipelineFixture.imageData(fill: 101))
+        try await waitUntil { list.binding(101)?.state == .success(.network) }
+        #expect(list.starts(of: 101) == 1)
+        list.fixture.flushGraph()
+        #expect(list.cancelledRows.isDisjoint(with: 100...105))
+        #expect(list.loader.landingItems.isEmpty) // every landing row is a cell's now
+        list.loader.stop()
+        list.show(100...103, .idle)
+    }
+
+    @Test(arguments: CallOrder.allCases)
+    func aChangedPredictionLowersThenCancelsTheRowsNoLongerWantedAndACaughtFlingLoadsWhereItStops(order: CallOrder) async throws {
+        var policy = VisibleItemsLoader<Int>.Policy()
+        policy.prefetchDistance = 0
+        policy.keepDistance = 5
+        let list = ListFixture(count: 300, policy: policy, order: order) { $0.maxConcurrentDownloads = 20 }
+        list.loader.update(visibleItems: [], scroll: Self.fling(120, landing: 60))
+        list.show(0...3, Self.fling(120, landing: 60))
+        try await list.fixture.loader.waitForPendingCount(4)
+        #expect(list.loader.landingItems == Set(60...63))
+
+        // A second flick moves the landing three rows on: 60–62 drop, still within the keep distance.
+        list.show(10...13, Self.fling(120, landing: 63))
+        #expect(list.loader.landingItems == Set(60...66))
+        for row in 60...62 { #expect(list.loader.landingPriority(of: row) == .veryLow) }
+        for row in 63...66 { #expect(list.loader.landingPriority(of: row) == .high) }
+        try await list.fixture.loader.waitForPendingCount(7)
+        list.fixture.flushGraph()
+        #expect(list.cancelledRows.isEmpty)
+
+        // The finger catches the list at row 20: nothing is predicted, every landing row is too far.
+        list.show(20...23, ScrollState(phase: .dragging, velocity: 0))
+        #expect(list.loader.landingItems.isEmpty)
+        try await waitUntil { list.cancelledRows == Set(60...66) }
+        // Where the list really stops loads at high priority.
+        for row in 20...23 { #expect(list.binding(row)?.priority == .high) }
+        try await waitUntil { Set(list.fixture.loader.pendingURLs.map(ListFixture.row)) == Set(20...23) }
+        list.show(20...23, .idle)
+        #expect(list.binding(20)?.priority == .high)
+        list.loader.stop()
+    }
+
+    @Test func aRowOnScreenNearTheLandingLoadsDuringTheFling() async throws {
+        var policy = VisibleItemsLoader<Int>.Policy()
+        policy.prefetchDistance = 0
+        policy.landingMargin = 2
+        let list = ListFixture(count: 300, policy: policy) { $0.maxConcurrentDownloads = 20 }
+        list.show(95...98, Self.fling(40, landing: 100))
+        #expect(list.binding(95)?.state == .deferred) // five rows short of the landing
+        #expect(list.binding(98)?.state == .loading)  // within two rows of it
+        #expect(list.binding(98)?.priority == .high)
+        list.loader.stop()
+        list.show(95...98, .idle)
+    }
+
+    @Test func withoutAPredictionAFastFlingStillStartsNothing() async throws {
+        let list = ListFixture(count: 300) { $0.maxConcurrentDownloads = 20 }
+        list.show(40...43, ScrollState(phase: .decelerating, velocity: 150))
+        list.fixture.flushGraph()
+        #expect(list.loader.predictedLandingItems.isEmpty)
+        #expect(list.fixture.pipeline.activeTaskCount == 0)
+        // At rest a stale prediction means nothing.
+        list.show(40...43, ScrollState(phase: .idle, predictedRestingOffset: 200))
+        #expect(list.loader.predictedLandingItems.isEmpty)
+        list.loader.stop()
+    }
+
+    @Test func aDiskHitFlyingPastLoadsOneAtATimeWhenTheDecodeQueueIsIdle() async throws {
+        let disk = InMemoryDataCache()
+        var policy = VisibleItemsLoader<Int>.Policy()
+        policy.prefetchDistance = 0
+        let list = ListFixture(count: 300, policy: policy) { $0.diskCache = disk; $0.maxConcurrentDownloads = 20 }
+        for row in [41, 42] {
+            try disk.store(PipelineFixture.imageData(fill: UInt8(row)), metadata: nil, forKey: PipelineFixture.url("row-\(row)").absoluteString)
+        }
+        list.show(40...43, Self.fling(150, landing: 200))
+        list.show(40...43, Self.fling(140, landing: 200)) // the next frame: the cells are there now
+        #expect(list.binding(40)?.state == .deferred) // not on disk: flies past
+        #expect(list.binding(43)?.state == .deferred)
+        let started = [41, 42].filter { list.binding($0)?.state == .loading }
+        #expect(started.count == 1) // one disk read at a time
+        list.loader.stop()
+    }
+
+    @Test func predictedRestingOffsetFollowsTheDecelerationLaw() {
+        let tau = -0.001 / log(0.998)
+        #expect(abs(ScrollState.predictedRestingOffset(releaseOffset: 10, velocity: 100) - (10 + 100 * tau)) < 1e-9)
+        #expect(ScrollState.predictedRestingOffset(releaseOffset: 10, velocity: 100, decelerationRate: 1) == 10)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import ShashinFeed
+
+/// Hand-made recordings with known answers: every figure `shashin demo` reports is scored here.
+@Suite("FeedMetrics: scoring a recorded run")
+struct FeedMetricsTests {
+    /// Rows 0–19, two on screen: rest [0, 1), drag five rows over [1, 1.5), rest [1.5, 2.5).
+    static let script = FeedScript(segments: [.rest(seconds: 1), .drag(rows: 5, seconds: 0.5), .rest(seconds: 1)])
+    /// Row r's true image has fingerprint 1000 + r.
+    static let truth = Dictionary(uniqueKeysWithValues: (0..<20).map { ($0, UInt64(1000 + $0)) })
+
+    static func metrics(_ recording: FeedRecording, encodedBytes: [Int: Int] = [:]) -> FeedMetrics {
+        FeedMetrics(recording, script: script, rows: 20, viewportRows: 2, truth: truth, encodedBytes: encodedBytes)
+    }
+
+    static func frame(_ time: Double, _ rows: [(Int, FeedRecording.RowState)]) -> FeedRecording.Frame {
+        FeedRecording.Frame(time: time, rows: rows.map { (row: $0.0, state: $0.1) })
+    }
+
+    @Test func timeToImageCountsFromEachRowsLastEntryAndCensorsRowsNeverShown() {
+        var recording = FeedRecording(strategy: "test")
+        recording.seconds = 2.6
+        recording.entries = [0: [0], 1: [0], 5: [1.4], 6: [1.45]]
+        recording.imageEvents = [
+            .init(time: 0.1, row: 0, fingerprint: 1000),
+            .init(time: 0.2, row: 1, fingerprint: 1004), // another row's image: not this row's time
+            .init(time: 0.3, row: 1, fingerprint: 1001),
+            .init(time: 1.6, row: 5, fingerprint: 1005),
+            // row 6 never shows its image: censored at the end of the rest (2.5 − 1.45 s)
+        ]
+        let t = Self.metrics(recording).timeToImageAtRestMs
+        // Samples 0.1, 0.3, 0.2, 1.05 s: sorted 0.1, 0.2, 0.3, 1.05.
+        #expect(t.samples == 4)
+        #expect(t.censored == 1)
+        #expect(abs(t.p50 - 200) < 1e-6)
+        #expect(abs(t.p95 - 1050) < 1e-6)
+        #expect(abs(t.max - 1050) < 1e-6)
+    }
+
+    @Test func anImageShownBeforeTheRowCameBackDoesNotCountForTheNewVisit() {
+        var recording = FeedRecording(strategy: "test")
+        recording.seconds = 2.6
+        // Row 5 showed its image at 1.1, left, and came back at 1.45; it shows again at 1.9.
+        recording.entries = [0: [0], 1: [0], 5: [1.05, 1.45], 6: [1.45]]
+        recording.imageEvents = [
+            .init(time: 0, row: 0, fingerprint: 1000), .init(time: 0, row: 1, fingerprint: 1001),
+            .init(time: 1.1, row: 5, fingerprint: 1005), .init(time: 1.9, row: 5, fingerprint: 1005),
+            .init(time: 1.55, row: 6, fingerprint: 1006),
+        ]
+        let t = Self.metrics(recording).timeToImageAtRestMs
+        #expect(t.censored == 0)
+        #expect(abs(t.max - 450) < 1e-6) // row 5: 1.9 − 1.45
+    }
+
+    @Test func aRunThatEndsBeforeTheRestEndsCensorsAtItsEnd() {
+        var recording = FeedRecording(strategy: "test")
+        recording.seconds = 2.0
+        recording.entries = [0: [0], 1: [0], 5: [1.5], 6: [1.5]]
+        recording.imageEvents = [.init(time: 0.05, row: 0, fingerprint: 1000), .init(time: 0.05, row: 1, fingerprint: 1001),
+                                 .init(time: 2.2, row: 5, fingerprint: 1005)] // after the recording ended: not counted
+        let t = Self.metrics(recording).timeToImageAtRestMs
+        #expect(t.censored == 2)
+        #expect(abs(t.max - 500) < 1e-6)
+    }
+
+    @Test func wrongRowImagesCountOncePerVisitAndWrongFramesEveryFrame() {
+        let frames = [
+            Self.frame(0.00, [(3, .image(fingerprint: 1004)), (4, .placeholder)]), // row 3 shows row 4's image
+            Self.frame(0.02, [(3, .image(fingerprint: 1004)), (4, .image(fingerprint: 1004))]),
+            Self.frame(0.03, [(3, .placeholder), (4, .image(fingerprint: 1004))]),
+            Self.frame(0.05, [(3, .image(fingerprint: 1004)), (4, .image(fingerprint: 1004))]), // again: a second image
+            Self.frame(0.07, [(4, .image(fingerprint: 1004))]),                                 // row 3 left
+            Self.frame(0.08, [(3, .image(fingerprint: 1007)), (4, .image(fingerprint: 1004))]), // back, another wrong one
+            Self.frame(0.10, [(3, .image(fingerprint: 1003)), (4, .failure)]),
+        ]
+        let counted = FeedMetrics.wrongRows(in: frames, truth: Self.truth)
+        #expect(counted.images == 3)
+        #expect(counted.frames == 4)
+        #expect(FeedMetrics.wrongRows(in: [Self.frame(0, [(3, .image(fingerprint: 1003)), (4, .empty)])], truth: Self.truth) == (0, 0))
+    }
+
+    @Test func aMemoryConfigureThatShowsAPlaceholderOrNoImageIsAFlash() {
+        var recording = FeedRecording(strategy: "test")
+        recording.recordMemoryConfigure(placeholdersBefore: 2, placeholdersAfter: 2, showsImage: true)  // clean
+        recording.recordMemoryConfigure(placeholdersBefore: 2, placeholdersAfter: 3, showsImage: true)  // placeholder, then image
+        recording.recordMemoryConfigure(placeholdersBefore: 3, placeholdersAfter: 3, showsImage: false) // nothing shown
+        let metrics = Self.metrics(recording)
+        #expect(metrics.cellsConfiguredWithImageInMemory == 3)
+        #expect(metrics.placeholderFlashes == 2)
+    }
+
+    @Test func bytesShownAndBytesOnPredictedRowsNeverShown() {
+        var recording = FeedRecording(strategy: "test")
+        recording.seconds = 2.6
+        recording.imageEvents = [.init(time: 0.1, row: 0, fingerprint: 1000), .init(time: 0.1, row: 8, fingerprint: 1009)]
+        recording.predictedRows = [0, 8, 9, 12]
+        recording.bytesByRow = [0: 500, 8: 700, 9: 900, 12: 0, 13: 5000]
+        let metrics = Self.metrics(recording, encodedBytes: [0: 400, 8: 600])
+        #expect(metrics.bytesShown == 400)                     // row 8 showed row 9's image: not shown
+        #expect(metrics.bytesOnPredictedRowsNeverShown == 1600) // rows 8 and 9 (row 13 was never predicted)
+    }
+
+    @Test func roundsCombineAsMediansWithZeroCountsSummed() {
+        func round(p95: Double, bytes: Int, wrong: Int) -> FeedMetrics {
+            var recording = FeedRecording(strategy: "test")
+            recording.bytesSent = bytes
+            var metrics = Self.metrics(recording)
+            metrics.timeToImageAtRestMs.p95 = p95
+            metrics.wrongRowImages = wrong
+            metrics.placeholderFlashes = wrong
+            return metrics
+        }
+        let combined = FeedMetrics.combining([round(p95: 300, bytes: 10, wrong: 0), round(p95: 100, bytes: 30, wrong: 2),
+                                              round(p95: 200, bytes: 20, wrong: 1)])
+        #expect(combined.timeToImageAtRestMs.p95 == 200)
+        #expect(combined.bytesDownloaded == 20)
+        #expect(combined.wrongRowImages == 3)
+        #expect(combined.placeholderFlashes == 3)
+        #expect(combined.rounds == 3)
+        #expect(combined.perRound?.count == 3)
+    }
+}
