@@ -43,7 +43,7 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
             let rules = httpCache ?? HTTPCache(loader: configuration.dataLoader, storage: disk, options: configuration.httpCacheOptions)
             processedStore = ProcessedImageStore(storage: disk, encoder: encoder, decoder: configuration.decoder,
                                                  quality: configuration.encodingQuality, maxPixelCount: configuration.maxPixelCount,
-                                                 http: rules)
+                                                 memoryBudget: configuration.decodeMemoryBudget, http: rules)
         } else {
             processedStore = nil
         }

@@ -17,18 +17,20 @@ final class ProcessedImageStore: Sendable {
     let decoder: any ImageDecoding
     let quality: Double
     let maxPixelCount: Int
+    let memoryBudget: DecodeMemoryBudget
     /// The HTTP rules, for the metadata stored with each result.
     let http: HTTPCache
     private let writes = DispatchQueue(label: "shashin.processed-writes", qos: .utility)
     private let pending = Locked(0)
 
     init(storage: any DataCaching, encoder: any ImageEncoding, decoder: any ImageDecoding, quality: Double,
-         maxPixelCount: Int, http: HTTPCache) {
+         maxPixelCount: Int, memoryBudget: DecodeMemoryBudget = .shared, http: HTTPCache) {
         self.storage = storage
         self.encoder = encoder
         self.decoder = decoder
         self.quality = quality
         self.maxPixelCount = maxPixelCount
+        self.memoryBudget = memoryBudget
         self.http = http
     }
 
@@ -64,7 +66,8 @@ final class ProcessedImageStore: Sendable {
                 return nil
             }
         }
-        let context = ImageDecodingContext(format: ImageFormat(sniffing: entry.data), thumbnail: nil, maxPixelCount: maxPixelCount)
+        let context = ImageDecodingContext(format: ImageFormat(sniffing: entry.data), thumbnail: nil, maxPixelCount: maxPixelCount,
+                                           memoryBudget: memoryBudget)
         do {
             return try decoder.decode(entry.data, context: context)
         } catch {
