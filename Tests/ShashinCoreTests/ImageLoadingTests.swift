@@ -22,18 +22,19 @@ struct ImageLoadingTests {
 
     /// The fake a view model's test hands it: answers from a dictionary, fails otherwise.
     struct FakeImages: ImageLoading {
-        let images: [URL: PlatformImage]
+        /// Bitmaps, which are Sendable on every platform; the platform image is made per call.
+        let images: [URL: Bitmap]
         func image(for url: URL) async throws -> PlatformImage {
-            guard let image = images[url] else { throw URLError(.fileDoesNotExist) }
-            return image
+            guard let bitmap = images[url] else { throw URLError(.fileDoesNotExist) }
+            return bitmap.platformImage
         }
     }
 
     @Test @MainActor func aViewModelLoadsThroughAFake() async {
         let url = PipelineFixture.url("avatar")
-        let model = AvatarModel(images: FakeImages(images: [url: TestImages.makeImage(width: 1, height: 1, fill: 9)]))
+        let model = AvatarModel(images: FakeImages(images: [url: TestImages.makeImage(width: 1, height: 1, fill: 9).testBitmap]))
         await model.load(url)
-        #expect(model.avatar?.pixels[0] == 9)
+        #expect(model.avatar?.testBitmap.pixels[0] == 9)
         await model.load(PipelineFixture.url("missing"))
         #expect(model.failed)
     }
@@ -45,7 +46,7 @@ struct ImageLoadingTests {
         async let loaded: Void = model.load(url)
         try await fixture.loader.respond(to: url, with: PipelineFixture.imageData(fill: 4))
         await loaded
-        #expect(model.avatar?.pixels[0] == 4)
+        #expect(model.avatar?.testBitmap.pixels[0] == 4)
         #expect(!model.failed)
         try await fixture.waitUntilIdle()
     }

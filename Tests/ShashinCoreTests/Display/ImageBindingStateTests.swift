@@ -47,7 +47,7 @@ struct ImageBindingStateTests {
         let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
         var results: [UInt8] = []
         binding.setRequest(PipelineFixture.request("a")) { result in
-            if case .success(let response) = result { results.append(response.image.pixels[0]) }
+            if case .success(let response) = result { results.append(response.image.testBitmap.pixels[0]) }
         }
         try await fixture.loader.waitForPendingCount(1)
         try await fixture.loader.respond(to: PipelineFixture.url("a"), with: PipelineFixture.imageData(fill: 7))
@@ -55,7 +55,7 @@ struct ImageBindingStateTests {
         #expect(results == [7])
         // The same request again: its handler hears of the shown image at once; the first never again.
         binding.setRequest(PipelineFixture.request("a")) { result in
-            if case .success(let response) = result { results.append(response.image.pixels[0] + 100) }
+            if case .success(let response) = result { results.append(response.image.testBitmap.pixels[0] + 100) }
         }
         #expect(results == [7, 107])
         try await fixture.waitUntilIdle()
@@ -94,7 +94,7 @@ struct ImageBindingStateTests {
         let fixture = PipelineFixture()
         let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
         var fills: [UInt8] = []
-        binding.setRequest(PipelineFixture.request("later")) { fills.append((try? $0.get())?.image.pixels[0] ?? 0) }
+        binding.setRequest(PipelineFixture.request("later")) { fills.append((try? $0.get())?.image.testBitmap.pixels[0] ?? 0) }
         try await fixture.loader.waitForPendingCount(1)
         binding.cancel()
         #expect(binding.state == .deferred)
