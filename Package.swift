@@ -127,13 +127,16 @@ if !declaresVips {
     package.targets = package.targets.filter { !vipsTargets.contains($0.name) }
     for target in package.targets {
         target.dependencies = target.dependencies.filter {
-            if case .targetItem(let name, _) = $0 { !vipsTargets.contains(name) } else { true }
+            switch $0 {
+            case .targetItem(let name, _), .byNameItem(let name, _): !vipsTargets.contains(name)
+            default: true
+            }
         }
     }
 }
 
 if appleShape {
-    // The Apple-only tests stay empty without ImageIO; the fuzzers need libvips.
+    // The Apple-only tests are empty without ImageIO: nothing to compile.
     package.targets = package.targets.filter { $0.name != "ShashinAppleTests" }
     for target in package.targets where target.type != .system {
         target.swiftSettings = (target.swiftSettings ?? []) + [.define("SHASHIN_APPLE_SHAPE")]

@@ -119,7 +119,7 @@ enum CoreGraphicsProcessing {
             throw Failure("Core Image failed to blur the image")
         }
         // Core Image writes an alpha channel; a blur adds no transparency to an opaque image.
-        return try makeImage(isOpaque(cgImage) ? redrawn(output, width: output.width, height: output.height) : output)
+        return try makeImage(isOpaque(cgImage) ? redrawn(output, width: output.width, height: output.height, opaque: true) : output)
     }
 
     // MARK: Images
@@ -148,10 +148,10 @@ enum CoreGraphicsProcessing {
     }
 
     /// `image` drawn at `width` × `height` into an 8-bit sRGB bitmap, with high-quality
-    /// interpolation: Core Graphics converts its colours from its own colour space. An opaque
-    /// image stays opaque.
-    static func redrawn(_ image: CGImage, width: Int, height: Int) throws(Failure) -> CGImage {
-        try drawCGImage(width: width, height: height, opaque: isOpaque(image)) { context in
+    /// interpolation: Core Graphics converts its colours from its own colour space. The result
+    /// has no alpha channel when `opaque` says so (by default: when `image` has none).
+    static func redrawn(_ image: CGImage, width: Int, height: Int, opaque: Bool? = nil) throws(Failure) -> CGImage {
+        try drawCGImage(width: width, height: height, opaque: opaque ?? isOpaque(image)) { context in
             context.interpolationQuality = .high
             context.draw(image, in: CGRect(x: 0, y: 0, width: width, height: height))
         }

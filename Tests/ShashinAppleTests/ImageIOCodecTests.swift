@@ -31,12 +31,7 @@ import AppKit
     }
 
     static func pixelSize(_ image: PlatformImage) -> (Int, Int) {
-        #if canImport(UIKit)
-        return (image.cgImage?.width ?? 0, image.cgImage?.height ?? 0)
-        #else
-        let cgImage = image.cgImage(forProposedRect: nil, context: nil, hints: nil)
-        return (cgImage?.width ?? 0, cgImage?.height ?? 0)
-        #endif
+        (image.pixelWidth, image.pixelHeight)
     }
 
     @Test(arguments: [ImageFormat.jpeg, .png, .gif, .heic])

@@ -39,10 +39,16 @@ extension PlatformImage {
 
 extension Bitmap {
     /// This bitmap as the platform's image: itself on Linux; on Apple platforms an sRGB `CGImage`
-    /// (straight alpha, scale 1) in a `UIImage`/`NSImage`, with `animation` carried over.
+    /// (straight alpha, scale 1) in a `UIImage`/`NSImage`, with `animation` carried over (a
+    /// bitmap without pixels gives an image without a `CGImage`).
     package var platformImage: PlatformImage {
         #if canImport(UIKit) || canImport(AppKit)
-        let image = Self.makePlatformImage(Self.makeCGImage(width: width, height: height, pixels: pixels))
+        let cgImage = Self.makeCGImage(width: width, height: height, pixels: pixels)
+        #if canImport(UIKit)
+        let image = cgImage.map { UIImage(cgImage: $0, scale: 1, orientation: .up) } ?? UIImage()
+        #else
+        let image = cgImage.map { NSImage(cgImage: $0, size: NSSize(width: $0.width, height: $0.height)) } ?? NSImage(size: .zero)
+        #endif
         image.animation = animation
         return image
         #elseif SHASHIN_APPLE_SHAPE
@@ -53,8 +59,9 @@ extension Bitmap {
     }
 
     /// The pixels of `image` as 8-bit sRGB RGBA with straight alpha: the image itself on Linux;
-    /// on Apple platforms its `CGImage` drawn into an sRGB bitmap. `nil` when the image has no
-    /// bitmap (a `UIImage` made from a `CIImage`) or Core Graphics cannot draw it.
+    /// on Apple platforms its `CGImage`'s bytes, drawn into that layout first when they are in
+    /// another. `nil` when the image has no bitmap (a `UIImage` made from a `CIImage`) or Core
+    /// Graphics cannot draw it.
     package init?(platformImage image: PlatformImage) {
         #if canImport(UIKit) || canImport(AppKit)
         #if canImport(UIKit)
@@ -74,22 +81,15 @@ extension Bitmap {
 
 #if canImport(UIKit) || canImport(AppKit)
 extension Bitmap {
-    static func makeCGImage(width: Int, height: Int, pixels: [UInt8]) -> CGImage {
-        let provider = CGDataProvider(data: Data(pixels) as CFData)!
+    /// `pixels` as an sRGB `CGImage` with straight alpha; `nil` when there are none.
+    static func makeCGImage(width: Int, height: Int, pixels: [UInt8]) -> CGImage? {
+        guard width > 0, height > 0, let space = CGColorSpace(name: CGColorSpace.sRGB),
+              let provider = CGDataProvider(data: Data(pixels) as CFData) else { return nil }
         return CGImage(
             width: width, height: height, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: width * 4,
-            space: CGColorSpace(name: CGColorSpace.sRGB)!,
-            bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.last.rawValue),
+            space: space, bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.last.rawValue),
             provider: provider, decode: nil, shouldInterpolate: false, intent: .defaultIntent
-        )!
-    }
-
-    static func makePlatformImage(_ cgImage: CGImage) -> PlatformImage {
-        #if canImport(UIKit)
-        UIImage(cgImage: cgImage, scale: 1, orientation: .up)
-        #else
-        NSImage(cgImage: cgImage, size: NSSize(width: cgImage.width, height: cgImage.height))
-        #endif
+        )
     }
 
     /// `cgImage` as sRGB RGBA8 with straight alpha: its own bytes when it already has that
