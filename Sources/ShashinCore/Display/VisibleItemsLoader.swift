@@ -9,7 +9,8 @@
 ///   wait as ``ImageBinding/State/deferred``);
 /// - when a fling's resting place is known (``ScrollState/predictedRestingOffset``, from the
 ///   moment the finger lifts), the items of that landing window load at once at high priority,
-///   from disk or the network, and prefetching goes ahead of the landing window; the items in
+///   from disk or the network, and prefetching goes ahead of the landing window once the list
+///   slows (a flick that follows soon would move it); the items in
 ///   between do not load, except a disk-cache hit on screen while the decode queue is idle;
 ///   when the prediction changes, landing items no longer wanted drop in priority and are
 ///   cancelled beyond ``Policy/keepDistance``, like items that left the screen;
@@ -186,9 +187,10 @@ public final class VisibleItemsLoader<ID: Hashable> {
         if scroll.velocity > 0 { direction = 1 } else if scroll.velocity < 0 { direction = -1 }
         let range = visibleRange()
         landingWindow = predictedLandingWindow(scroll, visibleCount: range?.count ?? visibleItems.count)
-        // Prefetching goes ahead of where the list will stop, when that is known.
-        let wantedAhead = landingWindow != nil ? aheadItems(from: landingWindow)
-            : allowsNetwork ? aheadItems(from: range) : []
+        // Prefetching goes ahead of where the list will stop, when that is known, and waits until
+        // the list slows: a flick that follows soon moves the landing, and its prefetches would
+        // be bytes for rows the list only flies past.
+        let wantedAhead = allowsNetwork ? aheadItems(from: landingWindow ?? range) : []
         let wantedAheadSet = Set(wantedAhead)
         let wantedLanding = predictedLandingItems
         let wantedLandingSet = Set(wantedLanding)
@@ -284,7 +286,7 @@ public final class VisibleItemsLoader<ID: Hashable> {
             // A visible item its cell still loads (or shows) needs no hold of the loader's.
             if binding.state != .deferred { releaseHolds(of: id) }
         }
-        guard allowsNetwork || landingWindow != nil else { return }
+        guard allowsNetwork else { return }
         var prefetch: [ImageRequest] = []
         for id in wantedAhead where ahead[id] == nil && landing[id] == nil && bindings[id]?.binding == nil {
             guard var request = makeRequest(id) else { continue }
