@@ -24,6 +24,7 @@ PROCESS_SUITES = DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests|Soak
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter ShashinCoreTests
+	$(SWIFT) test --skip-build --filter ShashinFeedTests
 	$(SWIFT) test --skip-build --filter ShashinVipsTests --skip '$(MEMORY_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(MEMORY_SUITES)'
 	$(SWIFT) test --skip-build --filter 'ImageServerTests|ShashinTests' --skip '$(PROCESS_SUITES)'

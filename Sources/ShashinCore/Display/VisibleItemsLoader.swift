@@ -41,7 +41,8 @@ public final class VisibleItemsLoader<ID: Hashable> {
         /// before it ends. Rows on or near the predicted landing window load regardless.
         public var defersNetworkWhileScrollingFast = true
         /// Whether a fling's predicted landing (``ScrollState/predictedRestingOffset``) loads at
-        /// once, at ``visiblePriority``, with prefetching ahead of it. Default `true`.
+        /// once, at ``visiblePriority``, with prefetching ahead of it once the list slows.
+        /// Default `true`.
         public var loadsPredictedLanding = true
         /// Items on either side of the predicted landing window that count as near it: on screen
         /// during a fling, they load like the landing items. Default 2.
@@ -379,7 +380,7 @@ public final class VisibleItemsLoader<ID: Hashable> {
     private func predictedLandingWindow(_ scroll: ScrollState, visibleCount: Int) -> ClosedRange<Int>? {
         guard policy.loadsPredictedLanding, scroll.phase != .idle, let offset = scroll.predictedRestingOffset,
               offset.isFinite, !items.isEmpty, visibleCount > 0 else { return nil }
-        let first = min(max(0, Int(offset.rounded(.down))), items.count - 1)
+        let first = Int(min(max(0, offset), Double(items.count - 1)).rounded(.down)) // clamped before Int: no trap
         return first...min(items.count - 1, first + visibleCount - 1)
     }
 

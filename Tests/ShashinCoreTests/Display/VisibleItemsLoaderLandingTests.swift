@@ -96,6 +96,12 @@ struct VisibleItemsLoaderLandingTests {
         list.fixture.flushGraph()
         #expect(list.loader.predictedLandingItems.isEmpty)
         #expect(list.fixture.pipeline.activeTaskCount == 0)
+        // A prediction past either end lands on the end.
+        list.show(40...43, Self.fling(150, landing: 1e300))
+        #expect(list.loader.predictedLandingItems == [299])
+        list.show(40...43, Self.fling(-150, landing: -.infinity))
+        #expect(list.loader.predictedLandingItems.isEmpty) // not finite: ignored
+        list.loader.stop()
         // At rest a stale prediction means nothing.
         list.show(40...43, ScrollState(phase: .idle, predictedRestingOffset: 200))
         #expect(list.loader.predictedLandingItems.isEmpty)
