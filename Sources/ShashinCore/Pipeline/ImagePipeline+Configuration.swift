@@ -17,7 +17,8 @@ extension ImagePipeline {
     /// }
     /// ```
     public struct Configuration: Sendable {
-        /// Loads bytes; default `URLSessionDataLoader.shared`.
+        /// Loads bytes; default `URLSessionDataLoader.shared` (`import Shashin` makes it
+        /// `PlatformDataLoader.shared`: AsyncHTTPClient on Linux).
         public var dataLoader: any DataLoading
         /// Chooses the decoder for each image from its sniffed format. `import Shashin` makes the
         /// platform's decoder (ImageIO or libvips) its default; register your own to add a format
