@@ -30,18 +30,25 @@ let declaresVips = false
 let declaresVips = !appleShape
 #endif
 
+/// Where the platform downloads with AsyncHTTPClient: everywhere but Apple platforms, which keep
+/// URLSession (on Linux URLSession is libcurl behind swift-corelibs-foundation, and slow).
+let asyncHTTPClientPlatforms: [Platform] = [.linux]
+
 let package = Package(
     name: "Shashin",
     platforms: [.iOS(.v15), .macOS(.v12)],
     products: [
         .library(name: "Shashin", targets: ["Shashin"]),
         .library(name: "ShashinUI", targets: ["ShashinUI"]),
+        .library(name: "ShashinAsyncHTTPClient", targets: ["ShashinAsyncHTTPClient"]),
         .library(name: "ImageServer", targets: ["ImageServer"]),
         .executable(name: "shashin", targets: ["ShashinCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The pipeline: requests, tasks, job graph, queues, caches, loading. No codec, no UI, no server.
@@ -65,12 +72,26 @@ let package = Package(
         ),
         .target(name: "ShashinVips", dependencies: ["ShashinCore", "CVips"]),
 
-        // What users import: the core plus the platform's default codecs.
+        // A `DataLoading` over AsyncHTTPClient (SwiftNIO): the default loader on Linux.
+        .target(
+            name: "ShashinAsyncHTTPClient",
+            dependencies: [
+                "ShashinCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+
+        // What users import: the core plus the platform's default codecs and loader.
         .target(
             name: "Shashin",
             dependencies: [
                 "ShashinCore",
                 .target(name: "ShashinVips", condition: .when(platforms: vipsPlatforms)),
+                .target(name: "ShashinAsyncHTTPClient", condition: .when(platforms: asyncHTTPClientPlatforms)),
             ]
         ),
 
@@ -97,6 +118,8 @@ let package = Package(
                 "Shashin",
                 "ShashinFeed",
                 "ImageServer",
+                "ShashinAsyncHTTPClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -108,7 +131,7 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
         .testTarget(name: "ImageServerTests", dependencies: ["ImageServer", "Shashin"]),
-        .testTarget(name: "ShashinTests", dependencies: ["Shashin", "ImageServer"]),
+        .testTarget(name: "ShashinTests", dependencies: ["Shashin", "ShashinAsyncHTTPClient", "ImageServer"]),
         // The ImageIO codecs' tests; empty where ImageIO does not exist (Linux).
         .testTarget(name: "ShashinAppleTests", dependencies: ["Shashin"]),
         .testTarget(name: "ShashinFeedTests", dependencies: ["ShashinFeed"]),

@@ -5,6 +5,8 @@
 set -euo pipefail
 
 need_python=${NEED_PILLOW:-0}
+# NEED_NGINX=1: nginx-light too, the server of scripts/bench-network.sh.
+need_nginx=${NEED_NGINX:-0}
 
 if [[ "$(uname -s)" == "Darwin" ]]; then
     exit 0
@@ -13,6 +15,7 @@ fi
 packages=(libvips-dev libsqlite3-dev pkg-config)
 # The benchmarks also time libvips' own vipsthumbnail, which libvips-dev only recommends.
 [[ "$need_python" == 1 ]] && packages+=(libvips-tools)
+[[ "$need_nginx" == 1 ]] && packages+=(nginx-light)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -19,15 +19,27 @@ public typealias PlatformImageDecoder = VipsImageDecoder
 public typealias PlatformImageEncoder = VipsImageEncoder
 #endif
 
+#if os(Linux)
+@_exported import ShashinAsyncHTTPClient
+/// The platform's default loader: AsyncHTTPClient on Linux, where `URLSession` is libcurl and
+/// several times slower.
+public typealias PlatformDataLoader = AsyncHTTPClientDataLoader
+#else
+/// The platform's default loader: `URLSession` on Apple platforms.
+public typealias PlatformDataLoader = URLSessionDataLoader
+#endif
+
 extension ImagePipeline.Configuration {
-    /// The default configuration with the platform's decoder (the default of `decoders`) and
-    /// encoder: a memory cache, URLSession, six downloads at a time.
+    /// The default configuration with the platform's decoder (the default of `decoders`),
+    /// encoder and loader (`PlatformDataLoader.shared`: AsyncHTTPClient on Linux, URLSession on
+    /// Apple platforms): a memory cache, six downloads at a time.
     ///
     /// ```swift
     /// let pipeline = ImagePipeline(configuration: .init())
     /// ```
     public init() {
         self.init(decoder: PlatformImageDecoder(), encoder: PlatformImageEncoder())
+        dataLoader = PlatformDataLoader.shared
     }
 }
 

@@ -6,8 +6,8 @@ import Testing
 
 @Suite("Over HTTP: cancellation")
 struct LiveCancellationTests {
-    @Test func cancellingOneOfTwoSubscribersLetsTheOtherGetItsImage() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func cancellingOneOfTwoSubscribersLetsTheOtherGetItsImage(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         let url = fixture.serveImage("/a.jpg", width: 400, height: 300, bytesPerSecond: 40_000)
         let first = fixture.task(ImageRequest(url: url))
         let second = fixture.task(ImageRequest(url: url))
@@ -20,8 +20,8 @@ struct LiveCancellationTests {
         try await fixture.finish()
     }
 
-    @Test func cancellingEverySubscriberCancelsTheDownload() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func cancellingEverySubscriberCancelsTheDownload(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         // About 4 s of body at this rate: finishing early means the client hung up.
         let url = fixture.serveImage("/slow.png", format: .png, width: 300, height: 300, bytesPerSecond: 50_000)
         let tasks = [fixture.task(ImageRequest(url: url)), fixture.task(ImageRequest(url: url))]
@@ -32,8 +32,8 @@ struct LiveCancellationTests {
         try await fixture.finish()
     }
 
-    @Test func cancellingAQueuedTaskFreesItsSlotWithoutARequest() async throws {
-        let fixture = try await LiveFixture.start { $0.maxConcurrentDownloads = 1 }
+    @Test(arguments: LoaderFactory.all) func cancellingAQueuedTaskFreesItsSlotWithoutARequest(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader) { $0.maxConcurrentDownloads = 1 }
         // Long enough that, even in a sanitizer build, the two below queue up behind it before it ends.
         let busy = fixture.task(ImageRequest(url: fixture.serveImage("/busy.jpg", latency: .milliseconds(1500))))
         // Tasks reach the graph asynchronously: "busy" must hold the only slot before the others exist.
@@ -49,8 +49,8 @@ struct LiveCancellationTests {
         try await fixture.finish()
     }
 
-    @Test func cancellingTheSwiftTaskEndsWithCancellationError() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func cancellingTheSwiftTaskEndsWithCancellationError(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         let url = fixture.serveImage("/stalled.jpg", latency: .seconds(5))
         let waiter = Task { try await fixture.pipeline.response(for: ImageRequest(url: url)) }
         try await waitFor { fixture.server.inFlight == 1 }

@@ -6,8 +6,8 @@ import Testing
 
 @Suite("Over HTTP: coalescing and the download bound")
 struct LiveCoalescingTests {
-    @Test func hundredConcurrentRequestsForOneURLMakeOneDownload() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func hundredConcurrentRequestsForOneURLMakeOneDownload(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         let url = fixture.serveImage("/one.jpg", latency: .milliseconds(200))
         let tasks = (0..<100).map { _ in fixture.task(ImageRequest(url: url, thumbnail: .init(maxPixelSize: 32))) }
         for task in tasks {
@@ -18,8 +18,8 @@ struct LiveCoalescingTests {
         try await fixture.finish()
     }
 
-    @Test func theSameURLWithDifferentProcessorsDownloadsOnce() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func theSameURLWithDifferentProcessorsDownloadsOnce(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         let url = fixture.serveImage("/shared.png", format: .png, latency: .milliseconds(200))
         let flip = AnonymousProcessor("flip") {
             let bitmap = $0.testBitmap
@@ -33,8 +33,8 @@ struct LiveCoalescingTests {
         try await fixture.finish()
     }
 
-    @Test func aThousandConcurrentRequestsOverTenURLsMakeExactlyTenDownloads() async throws {
-        let fixture = try await LiveFixture.start { $0.maxConcurrentDownloads = 10 }
+    @Test(arguments: LoaderFactory.all) func aThousandConcurrentRequestsOverTenURLsMakeExactlyTenDownloads(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader) { $0.maxConcurrentDownloads = 10 }
         let urls = (0..<10).map { fixture.serveImage("/ten/\($0).webp", format: .webp, seed: UInt64($0), latency: .milliseconds(300)) }
         let tasks = (0..<1_000).map { fixture.task(ImageRequest(url: urls[$0 % 10])) }
         for task in tasks { _ = try await task.image }
@@ -43,8 +43,8 @@ struct LiveCoalescingTests {
         try await fixture.finish()
     }
 
-    @Test func neverMoreDownloadsInFlightThanConfigured() async throws {
-        let fixture = try await LiveFixture.start { $0.maxConcurrentDownloads = 3 }
+    @Test(arguments: LoaderFactory.all) func neverMoreDownloadsInFlightThanConfigured(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader) { $0.maxConcurrentDownloads = 3 }
         let urls = (0..<15).map { fixture.serveImage("/bound/\($0).jpg", seed: UInt64($0), latency: .milliseconds(60)) }
         let tasks = urls.map { fixture.task(ImageRequest(url: $0)) }
         for task in tasks { _ = try await task.image }
@@ -54,8 +54,8 @@ struct LiveCoalescingTests {
         try await fixture.finish()
     }
 
-    @Test func queuedDownloadsStartInPriorityOrder() async throws {
-        let fixture = try await LiveFixture.start { $0.maxConcurrentDownloads = 1 }
+    @Test(arguments: LoaderFactory.all) func queuedDownloadsStartInPriorityOrder(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader) { $0.maxConcurrentDownloads = 1 }
         // Long enough for the three requests below to pass their disk-cache step and queue up
         // behind it even in a sanitizer build; the wait below makes sure they did.
         let busy = fixture.task(ImageRequest(url: fixture.serveImage("/busy.jpg", latency: .milliseconds(1500))))

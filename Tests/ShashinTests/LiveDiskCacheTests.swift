@@ -11,10 +11,10 @@ import Testing
 @Suite("Pipeline with a disk cache, over HTTP")
 struct LiveDiskCacheTests {
     /// A second pipeline on the same storage: an app after a restart (empty memory, same disk).
-    static func pipeline(_ storage: any DataCaching, policy: DiskCachePolicy = .originals,
+    static func pipeline(_ loader: LoaderFactory, _ storage: any DataCaching, policy: DiskCachePolicy = .originals,
                          _ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) -> ImagePipeline {
         var configuration = ImagePipeline.Configuration()
-        configuration.dataLoader = URLSessionDataLoader()
+        configuration.dataLoader = loader.make()
         configuration.diskCache = storage
         configuration.diskCachePolicy = policy
         configure(&configuration)
@@ -26,41 +26,41 @@ struct LiveDiskCacheTests {
         return server.url(path)
     }
 
-    @Test("a fresh stored original is decoded from disk after a restart, without the network")
-    func diskAfterRestart() async throws {
+    @Test("a fresh stored original is decoded from disk after a restart, without the network", arguments: LoaderFactory.all)
+    func diskAfterRestart(loader: LoaderFactory) async throws {
         let server = ImageServer()
         try await server.start()
         let folder = temporaryFolder()
         let storage = try DiskCache(directory: folder)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/a.jpg", headers: ["Cache-Control": "max-age=600"])
-        let first = try await Self.pipeline(storage).response(for: ImageRequest(url: url))
+        let first = try await Self.pipeline(loader, storage).response(for: ImageRequest(url: url))
         #expect(first.source == .network)
-        let second = try await Self.pipeline(storage).response(for: ImageRequest(url: url))
+        let second = try await Self.pipeline(loader, storage).response(for: ImageRequest(url: url))
         #expect(second.source == .disk)
         #expect(second.image.testBitmap == first.image.testBitmap)
         #expect(server.requestCount(for: "/a.jpg") == 1)
         await server.stop()
     }
 
-    @Test("a stale original with an ETag is revalidated: 304, source revalidated")
-    func revalidated() async throws {
+    @Test("a stale original with an ETag is revalidated: 304, source revalidated", arguments: LoaderFactory.all)
+    func revalidated(loader: LoaderFactory) async throws {
         let server = ImageServer()
         try await server.start()
         let folder = temporaryFolder()
         let storage = try DiskCache(directory: folder)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/b.jpg", headers: ["Cache-Control": "no-cache", "ETag": "\"b1\""])
-        _ = try await Self.pipeline(storage).response(for: ImageRequest(url: url))
-        let second = try await Self.pipeline(storage).response(for: ImageRequest(url: url))
+        _ = try await Self.pipeline(loader, storage).response(for: ImageRequest(url: url))
+        let second = try await Self.pipeline(loader, storage).response(for: ImageRequest(url: url))
         #expect(second.source == .revalidated)
         #expect(server.lastRequest(for: "/b.jpg")?.header("If-None-Match") == "\"b1\"")
         #expect((second.urlResponse as? HTTPURLResponse)?.statusCode == 200)
         await server.stop()
     }
 
-    @Test("cache-only: a miss is cacheMiss without a request; offline first serves the stale copy")
-    func policies() async throws {
+    @Test("cache-only: a miss is cacheMiss without a request; offline first serves the stale copy", arguments: LoaderFactory.all)
+    func policies(loader: LoaderFactory) async throws {
         let server = ImageServer()
         try await server.start()
         let folder = temporaryFolder()
@@ -68,19 +68,19 @@ struct LiveDiskCacheTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/c.jpg", headers: ["Cache-Control": "max-age=0"])
         await #expect(throws: ImagePipelineError.cacheMiss) {
-            try await Self.pipeline(storage).image(for: ImageRequest(url: url, cachePolicy: .returnCacheDataDontLoad))
+            try await Self.pipeline(loader, storage).image(for: ImageRequest(url: url, cachePolicy: .returnCacheDataDontLoad))
         }
         #expect(server.requestCount(for: "/c.jpg") == 0)
-        _ = try await Self.pipeline(storage).image(for: ImageRequest(url: url))
-        let offline = try await Self.pipeline(storage).response(for: ImageRequest(url: url, cachePolicy: .returnCacheDataElseLoad))
+        _ = try await Self.pipeline(loader, storage).image(for: ImageRequest(url: url))
+        let offline = try await Self.pipeline(loader, storage).response(for: ImageRequest(url: url, cachePolicy: .returnCacheDataElseLoad))
         #expect(offline.source == .disk)
         #expect(server.requestCount(for: "/c.jpg") == 1)
         await server.stop()
     }
 
-    @Test("without a disk cache, cache-only fails on a memory miss")
-    func cacheOnlyWithoutDisk() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test("without a disk cache, cache-only fails on a memory miss", arguments: LoaderFactory.all)
+    func cacheOnlyWithoutDisk(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         let url = fixture.serveImage("/d.jpg")
         await #expect(throws: ImagePipelineError.cacheMiss) {
             try await fixture.pipeline.image(for: ImageRequest(url: url, cachePolicy: .returnCacheDataDontLoad))
@@ -89,8 +89,8 @@ struct LiveDiskCacheTests {
         try await fixture.finish()
     }
 
-    @Test("processed policy: thumbnails and processed results come back from disk; originals are not kept")
-    func processedResults() async throws {
+    @Test("processed policy: thumbnails and processed results come back from disk; originals are not kept", arguments: LoaderFactory.all)
+    func processedResults(loader: LoaderFactory) async throws {
         let server = ImageServer()
         try await server.start()
         let folder = temporaryFolder()
@@ -98,39 +98,39 @@ struct LiveDiskCacheTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/f.jpg", headers: ["Cache-Control": "max-age=600"])
         let request = ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 32), processors: [.circle])
-        let pipeline = Self.pipeline(storage, policy: .processed)
+        let pipeline = Self.pipeline(loader, storage, policy: .processed)
         let first = try await pipeline.response(for: request)
         #expect(first.source == .network)
         try await waitFor { pipeline.backgroundWorkCount == 0 } // stored in the background
         #expect(storage.count == 1)
         #expect(try storage.entries().allSatisfy { $0.key.hasPrefix("processed ") })
-        let second = try await Self.pipeline(storage, policy: .processed).response(for: request)
+        let second = try await Self.pipeline(loader, storage, policy: .processed).response(for: request)
         #expect(second.source == .disk)
         #expect(second.image.pixelWidth == first.image.pixelWidth && second.image.pixelHeight == first.image.pixelHeight)
         #expect(second.image.testBitmap.pixel(x: 0, y: 0).a == 0) // the circle's transparent corner survived: stored as PNG
         #expect(server.requestCount(for: "/f.jpg") == 1)
         // A request for the plain original still needs the network: only processed results are kept.
-        #expect(try await Self.pipeline(storage, policy: .processed).response(for: ImageRequest(url: url)).source == .network)
+        #expect(try await Self.pipeline(loader, storage, policy: .processed).response(for: ImageRequest(url: url)).source == .network)
         await server.stop()
     }
 
-    @Test("policy all: a new size is made from the stored original, without the network")
-    func allPolicy() async throws {
+    @Test("policy all: a new size is made from the stored original, without the network", arguments: LoaderFactory.all)
+    func allPolicy(loader: LoaderFactory) async throws {
         let server = ImageServer()
         try await server.start()
         let folder = temporaryFolder()
         let storage = try DiskCache(directory: folder)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/g.jpg", headers: ["Cache-Control": "max-age=600"])
-        _ = try await Self.pipeline(storage, policy: .all).response(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 32)))
-        let other = try await Self.pipeline(storage, policy: .all).response(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 16)))
+        _ = try await Self.pipeline(loader, storage, policy: .all).response(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 32)))
+        let other = try await Self.pipeline(loader, storage, policy: .all).response(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 16)))
         #expect(other.source == .disk)
         #expect(server.requestCount(for: "/g.jpg") == 1)
         await server.stop()
     }
 
-    @Test("a processed result is used only while the original would be, and only for the same credentials")
-    func processedFollowsHTTPAndCredentials() async throws {
+    @Test("a processed result is used only while the original would be, and only for the same credentials", arguments: LoaderFactory.all)
+    func processedFollowsHTTPAndCredentials(loader: LoaderFactory) async throws {
         let server = ImageServer()
         try await server.start()
         let folder = temporaryFolder()
@@ -139,7 +139,7 @@ struct LiveDiskCacheTests {
         let revalidated = serve(server, "/h.jpg", headers: ["Cache-Control": "no-cache", "ETag": "\"h\""])
         let thumbnail = ThumbnailOptions(maxPixelSize: 16)
         for _ in 0..<2 {
-            let pipeline = Self.pipeline(storage, policy: .processed)
+            let pipeline = Self.pipeline(loader, storage, policy: .processed)
             #expect(try await pipeline.response(for: ImageRequest(url: revalidated, thumbnail: thumbnail)).source == .network)
             try await waitFor { pipeline.backgroundWorkCount == 0 }
         }
@@ -151,11 +151,11 @@ struct LiveDiskCacheTests {
             urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
             return ImageRequest(urlRequest: urlRequest, thumbnail: thumbnail)
         }
-        let alice = Self.pipeline(storage, policy: .processed)
+        let alice = Self.pipeline(loader, storage, policy: .processed)
         _ = try await alice.response(for: request("alice"))
         try await waitFor { alice.backgroundWorkCount == 0 }
-        #expect(try await Self.pipeline(storage, policy: .processed).response(for: request("alice")).source == .disk)
-        #expect(try await Self.pipeline(storage, policy: .processed).response(for: request("bob")).source == .network)
+        #expect(try await Self.pipeline(loader, storage, policy: .processed).response(for: request("alice")).source == .disk)
+        #expect(try await Self.pipeline(loader, storage, policy: .processed).response(for: request("bob")).source == .network)
         await server.stop()
     }
 }

@@ -26,8 +26,8 @@ func waitOnActor(timeout: TimeInterval = 20, isolation: isolated (any Actor)? = 
 @MainActor
 @Suite("Over HTTP: the display layer")
 struct LiveDisplayTests {
-    @Test func aFlingOver200RowsDownloadsOnlyTheRowsAtRestAndThePrefetchWindow() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func aFlingOver200RowsDownloadsOnlyTheRowsAtRestAndThePrefetchWindow(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         let rows = 300
         let urls = (0..<rows).map { fixture.serveImage("/feed/\($0).jpg", width: 40 + $0 % 20, height: 30, seed: UInt64($0)) }
         var policy = VisibleItemsLoader<Int>.Policy()
@@ -66,8 +66,8 @@ struct LiveDisplayTests {
         for row in expected { #expect(fixture.server.requestCount(for: "/feed/\(row).jpg") == 1) }
     }
 
-    @Test func prefetchingThenDisplayingMakesOneDownload() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func prefetchingThenDisplayingMakesOneDownload(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         let url = fixture.serveImage("/ahead.jpg", width: 48, height: 36, latency: .milliseconds(300))
         let request = ImageRequest(url: url, thumbnail: .init(maxPixelSize: 24))
         let prefetcher = ImagePrefetcher(pipeline: fixture.pipeline)
@@ -82,8 +82,8 @@ struct LiveDisplayTests {
         try await fixture.finish()
     }
 
-    @Test func aCellReassignedBeforeItsSlowImageArrivesShowsOnlyTheNewOne() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func aCellReassignedBeforeItsSlowImageArrivesShowsOnlyTheNewOne(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         let slow = fixture.serveImage("/slow.jpg", width: 60, height: 40, latency: .milliseconds(400))
         let fast = fixture.serveImage("/fast.jpg", width: 30, height: 20)
         let target = SizeRecordingTarget()

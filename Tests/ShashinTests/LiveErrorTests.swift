@@ -8,16 +8,16 @@ import Testing
 
 @Suite("Over HTTP: errors")
 struct LiveErrorTests {
-    @Test func notFoundIsAnHTTPStatusError() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func notFoundIsAnHTTPStatusError(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         fixture.server.setRoute("/missing.jpg", .status(404, text: "nope"))
         let task = fixture.task(ImageRequest(url: fixture.server.url("/missing.jpg")))
         #expect(await fixture.error(of: task) as? ImagePipelineError == .httpStatus(404))
         try await fixture.finish()
     }
 
-    @Test func anHTMLBodyIsADecodingFailure() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func anHTMLBodyIsADecodingFailure(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         fixture.server.setRoute("/page.jpg", .data(Data("<html><body>hi</body></html>".utf8), contentType: "image/jpeg"))
         let request = ImageRequest(url: fixture.server.url("/page.jpg"))
         guard case .decodingFailed(let format, _)? = await fixture.error(of: fixture.task(request)) as? ImagePipelineError else {
@@ -28,16 +28,16 @@ struct LiveErrorTests {
         try await fixture.finish()
     }
 
-    @Test func aBodyOverTheLimitWithContentLengthIsRefusedBeforeItIsRead() async throws {
-        let fixture = try await LiveFixture.start { $0.maxResponseBytes = 10_000 }
+    @Test(arguments: LoaderFactory.all) func aBodyOverTheLimitWithContentLengthIsRefusedBeforeItIsRead(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader) { $0.maxResponseBytes = 10_000 }
         let url = fixture.serveImage("/big.png", format: .png, width: 300, height: 300, bytesPerSecond: 100_000)
         let task = fixture.task(ImageRequest(url: url))
         #expect(await fixture.error(of: task) as? ImagePipelineError == .dataTooLarge(limit: 10_000))
         try await fixture.finish()
     }
 
-    @Test func aTruncatedBodyIsAnErrorAndNothingIsCached() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func aTruncatedBodyIsAnErrorAndNothingIsCached(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         for fault in [RouteScript.Fault.shortBody, .dropConnectionMidBody] {
             var script = RouteScript.image(ImageSpec(format: .jpeg, width: 200, height: 150, seed: 3))
             script.fault = fault
@@ -52,8 +52,8 @@ struct LiveErrorTests {
         try await fixture.finish()
     }
 
-    @Test func aServerErrorIsAnHTTPStatusError() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func aServerErrorIsAnHTTPStatusError(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         var script = RouteScript.image(ImageSpec(format: .jpeg, width: 20, height: 20, seed: 3))
         script.fault = .status500
         fixture.server.setRoute("/error.jpg", script)
@@ -62,8 +62,8 @@ struct LiveErrorTests {
         try await fixture.finish()
     }
 
-    @Test func aRefusedConnectionIsANetworkFailure() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func aRefusedConnectionIsANetworkFailure(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         let url = fixture.server.url("/gone.jpg")
         await fixture.server.stop()
         let task = fixture.task(ImageRequest(url: url))
@@ -76,8 +76,8 @@ struct LiveErrorTests {
 
 @Suite("Over HTTP: loading")
 struct LiveLoadingTests {
-    @Test func thumbnailsHaveTheAskedSizeAndAspectRatio() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func thumbnailsHaveTheAskedSizeAndAspectRatio(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         let cases: [(ImageFormat, Int, Int, Int, Int)] = [
             (.jpeg, 1200, 900, 256, 192), (.png, 300, 600, 150, 300), (.webp, 800, 450, 256, 144), (.gif, 320, 240, 256, 192),
             (.jpeg, 100, 80, 100, 80), // smaller than asked: not upscaled
@@ -91,8 +91,8 @@ struct LiveLoadingTests {
         try await fixture.finish()
     }
 
-    @Test func theRequestModifierAddsHeadersThatReachTheServer() async throws {
-        let fixture = try await LiveFixture.start {
+    @Test(arguments: LoaderFactory.all) func theRequestModifierAddsHeadersThatReachTheServer(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader) {
             $0.requestModifier = { request in
                 var request = request
                 request.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
@@ -106,8 +106,8 @@ struct LiveLoadingTests {
         try await fixture.finish()
     }
 
-    @Test func progressIsReportedInBytes() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func progressIsReportedInBytes(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         let url = fixture.serveImage("/progress.png", format: .png, width: 200, height: 200, bytesPerSecond: 400_000)
         let task = fixture.task(ImageRequest(url: url))
         var updates: [ImageTask.Progress] = []
@@ -118,8 +118,8 @@ struct LiveLoadingTests {
         try await fixture.finish()
     }
 
-    @Test func dataForARequestSkipsDecodingAndSharesTheDownload() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func dataForARequestSkipsDecodingAndSharesTheDownload(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         let url = fixture.serveImage("/raw.webp", format: .webp, latency: .milliseconds(100))
         async let first = fixture.pipeline.data(for: ImageRequest(url: url))
         async let second = fixture.pipeline.data(for: ImageRequest(url: url))
@@ -132,8 +132,8 @@ struct LiveLoadingTests {
 
 @Suite("Over HTTP: the response size limit")
 struct LiveSizeLimitTests {
-    @Test func aChunkedBodyOverTheLimitIsRefusedWhileStreaming() async throws {
-        let fixture = try await LiveFixture.start { $0.maxResponseBytes = 10_000 }
+    @Test(arguments: LoaderFactory.all) func aChunkedBodyOverTheLimitIsRefusedWhileStreaming(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader) { $0.maxResponseBytes = 10_000 }
         let spec = ImageSpec(format: .png, width: 400, height: 400, seed: 5)
         let fullSize = try await fixture.server.generator.data(for: spec).count
         var script = RouteScript.image(spec)
@@ -148,8 +148,8 @@ struct LiveSizeLimitTests {
         try await fixture.finish()
     }
 
-    @Test func aChunkedBodyWithinTheLimitLoads() async throws {
-        let fixture = try await LiveFixture.start()
+    @Test(arguments: LoaderFactory.all) func aChunkedBodyWithinTheLimitLoads(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
         var script = RouteScript.image(ImageSpec(format: .webp, width: 120, height: 90, seed: 5))
         script.sendsContentLength = false
         fixture.server.setRoute("/chunked.webp", script)
@@ -158,18 +158,19 @@ struct LiveSizeLimitTests {
         try await fixture.finish()
     }
 
-    @Test func theLoaderAloneEnforcesTheLimitWithoutContentLength() async throws {
+    @Test(arguments: LoaderFactory.all) func theLoaderAloneEnforcesTheLimitWithoutContentLength(kind: LoaderFactory) async throws {
         let server = ImageServer()
         try await server.start()
         var script = RouteScript.data(Data(repeating: 7, count: 50_000))
         script.sendsContentLength = false
         server.setRoute("/blob", script)
-        let loader = URLSessionDataLoader()
+        let loader = kind.make()
         await #expect(throws: ImagePipelineError.dataTooLarge(limit: 20_000)) {
             _ = try await loader.loadData(for: URLRequest(url: server.url("/blob")), maxBytes: 20_000) { _, _ in }
         }
         let (data, _) = try await loader.loadData(for: URLRequest(url: server.url("/blob")), maxBytes: 50_000) { _, _ in }
         #expect(data.count == 50_000)
         await server.stop()
+        try await shutDown(loader)
     }
 }

@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Over HTTP: built-in processors and the memory cache")
 struct LiveProcessorCacheTests {
-    @Test func differentProcessorsMakeDifferentMemoryEntries() async throws {
+    @Test(arguments: LoaderFactory.all) func differentProcessorsMakeDifferentMemoryEntries(loader: LoaderFactory) async throws {
         let cache = MemoryCache()
-        let fixture = try await LiveFixture.start { $0.memoryCache = cache }
+        let fixture = try await LiveFixture.start(loader) { $0.memoryCache = cache }
         let url = fixture.serveImage("/processed.png", format: .png, width: 64, height: 48)
         let lists: [[any ImageProcessing]] = [
             [.resize(width: 32)], [.resize(width: 16)], [.resize(width: 32, upscale: true)], [.blur(radius: 2)], [.circle],
@@ -30,9 +30,9 @@ struct LiveProcessorCacheTests {
         try await fixture.finish()
     }
 
-    @Test func theSameProcessorsShareOneEntry() async throws {
+    @Test(arguments: LoaderFactory.all) func theSameProcessorsShareOneEntry(loader: LoaderFactory) async throws {
         let cache = MemoryCache()
-        let fixture = try await LiveFixture.start { $0.memoryCache = cache }
+        let fixture = try await LiveFixture.start(loader) { $0.memoryCache = cache }
         let url = fixture.serveImage("/avatar.jpg", width: 80, height: 60)
         func request() -> ImageRequest {
             ImageRequest(url: url, processors: [.resize(width: 20, height: 20, crop: true), .roundedCorners(radius: 4)])

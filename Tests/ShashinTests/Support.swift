@@ -4,19 +4,47 @@ import FoundationNetworking
 #endif
 import ImageServer
 import Shashin
+import ShashinAsyncHTTPClient
+import Testing
 
-/// A started ImageServer and a pipeline with its own URLSession loader, for one test.
+/// The network loaders every over-HTTP test runs against: `@Test(arguments: LoaderFactory.all)`.
+enum LoaderFactory: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case urlSession
+    case asyncHTTPClient
+
+    /// Every loader, for `arguments:`.
+    static let all = allCases
+
+    var testDescription: String { rawValue }
+
+    /// A new loader of this kind, with its own session or client.
+    func make() -> any DataLoading {
+        switch self {
+        case .urlSession: URLSessionDataLoader()
+        case .asyncHTTPClient: AsyncHTTPClientDataLoader()
+        }
+    }
+}
+
+/// Shuts down `loader`'s own client if it has one (a URLSession needs nothing).
+func shutDown(_ loader: any DataLoading) async throws {
+    if let loader = loader as? AsyncHTTPClientDataLoader { try await loader.shutdown() }
+}
+
+/// A started ImageServer and a pipeline with a loader of its own, for one test.
 struct LiveFixture {
     let server: ImageServer
     let pipeline: ImagePipeline
+    let loader: any DataLoading
 
-    static func start(_ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) async throws -> LiveFixture {
+    static func start(_ kind: LoaderFactory = .urlSession,
+                      _ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) async throws -> LiveFixture {
         let server = ImageServer()
         try await server.start()
         var configuration = ImagePipeline.Configuration()
-        configuration.dataLoader = URLSessionDataLoader()
+        configuration.dataLoader = kind.make()
         configure(&configuration)
-        return LiveFixture(server: server, pipeline: ImagePipeline(configuration: configuration))
+        return LiveFixture(server: server, pipeline: ImagePipeline(configuration: configuration), loader: configuration.dataLoader)
     }
 
     /// Serves a generated image on `path`, slowed by `latency` so concurrent requests overlap.
@@ -38,10 +66,11 @@ struct LiveFixture {
         do { _ = try await task.response; return nil } catch { return error }
     }
 
-    /// Waits for the pipeline to go idle, then stops the server.
+    /// Waits for the pipeline to go idle, then stops the server and the loader's client.
     func finish() async throws {
         try await waitFor { pipeline.activeTaskCount == 0 }
         await server.stop()
+        try await shutDown(loader)
     }
 }
 

@@ -211,7 +211,7 @@ struct CachePolicyEvaluator: Sendable {
             for name in value.split(separator: ",") { excluded.insert(name.trimmingCharacters(in: .whitespaces).lowercased()) }
         }
         var updated = stored
-        let replaced = headers.lowercasedNames.filter { !excluded.contains($0) }
+        let replaced = headers.lowercasedNames.filter { !excluded.contains($0) && !$0.hasPrefix("proxy-") }
         for name in replaced { updated.headers.remove(name) }
         if !headers.contains("Age") { updated.headers.remove("age") }
         for field in headers.fields where replaced.contains(field.name.lowercased()) {

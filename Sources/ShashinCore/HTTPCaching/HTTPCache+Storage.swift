@@ -36,7 +36,9 @@ extension HTTPCache {
     func serve(_ stored: StoredEntry, url: URL, source: HTTPCachedResponse.Source, errors: [any Error],
                forceStale: Bool = false) -> HTTPCachedResponse {
         let now = now()
-        var headers = stored.response.headers
+        // Filtered again on the way out: an entry written by another program, or by a version
+        // that kept more, must not replay hop-by-hop fields either.
+        var headers = Self.storedHeaders(stored.response.headers)
         // Capped at 2^31 s (RFC 9111 §1.2.2): stored times from damaged metadata, or a clock far
         // off, made an age past Int.max, and converting it trapped (found writing the fuzz probe's tests).
         let age = rules.currentAge(of: stored.response, now: now)
@@ -51,19 +53,25 @@ extension HTTPCache {
         return HTTPCachedResponse(data: stored.data, response: response, source: source, isStale: isStale, storageErrors: errors)
     }
 
-    /// Header fields worth keeping (§3.1): not the hop-by-hop ones (nor those `Connection` names),
-    /// and not cookies, which belong to the moment they were sent.
+    /// Header fields worth keeping (§3.1): not the hop-by-hop ones (`Connection`, the fields it
+    /// names, `Keep-Alive`, `TE`, `Transfer-Encoding`, `Upgrade`, every `Proxy-*` field, such as
+    /// `Proxy-Authenticate` and `Proxy-Authentication-Info`), and not cookies, which belong to the
+    /// moment they were sent.
     static func storedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
         var kept = headers
         for value in headers.values(for: "Connection") {
             for name in value.split(separator: ",") { kept.remove(name.trimmingCharacters(in: .whitespaces)) }
         }
-        for name in ["Connection", "Keep-Alive", "Proxy-Connection", "TE", "Transfer-Encoding", "Upgrade",
-                     "Proxy-Authenticate", "Proxy-Authorization", "Set-Cookie", "Set-Cookie2"] {
+        for name in headers.lowercasedNames where notStored.contains(name) || name.hasPrefix("proxy-") {
             kept.remove(name)
         }
         return kept
     }
+
+    /// Fields never stored, lowercased; `Proxy-*` fields are refused by their prefix.
+    static let notStored: Set<String> = [
+        "connection", "keep-alive", "te", "transfer-encoding", "upgrade", "set-cookie", "set-cookie2",
+    ]
 
     /// A digest of the request's `Authorization` (FNV-1a, 64 bits), or `nil` without one.
     static func credential(of headers: HTTPHeaders) -> String? {

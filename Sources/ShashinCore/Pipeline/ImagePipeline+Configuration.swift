@@ -17,8 +17,9 @@ extension ImagePipeline {
     /// }
     /// ```
     public struct Configuration: Sendable {
-        /// Loads bytes; default `URLSessionDataLoader.shared`. A server loading user-supplied URLs
-        /// sets `URLSessionDataLoader(destinationPolicy: .publicAddressesOnly)`.
+        /// Loads bytes; default `URLSessionDataLoader.shared` (`import Shashin` makes it
+        /// `PlatformDataLoader.shared`: AsyncHTTPClient on Linux). A server loading user-supplied
+        /// URLs gives its loader `destinationPolicy: .publicAddressesOnly`.
         public var dataLoader: any DataLoading
         /// Chooses the decoder for each image from its sniffed format. `import Shashin` makes the
         /// platform's decoder (ImageIO or libvips) its default; register your own to add a format

@@ -7,13 +7,13 @@ import ImageServer
 import Shashin
 import Testing
 
-/// RFC 9111 over real HTTP: `HTTPCache` with the URLSession loader and a `DiskCache` against
+/// RFC 9111 over real HTTP: `HTTPCache` with each loader and a `DiskCache` against
 /// `ImageServer` on loopback, each scenario on its own server and folder, with a clock the test
 /// moves (no sleeping).
 @Suite("HTTP caching scenarios over real HTTP")
 struct HTTPCacheScenarioTests {
-    @Test("scenario", arguments: HTTPScenarios.all)
-    func scenario(_ scenario: HTTPScenario) async throws {
+    @Test("scenario", arguments: HTTPScenarios.all, LoaderFactory.all)
+    func scenario(_ scenario: HTTPScenario, kind: LoaderFactory) async throws {
         let server = ImageServer()
         try await server.start()
         let start = Date()
@@ -28,7 +28,8 @@ struct HTTPCacheScenarioTests {
         }
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cache = HTTPCache(loader: URLSessionDataLoader(), storage: try DiskCache(directory: folder), now: { clock.current })
+        let loader = kind.make()
+        let cache = HTTPCache(loader: loader, storage: try DiskCache(directory: folder), now: { clock.current })
         let hasBody = scenario.status != 204
         var storedBody = Data()
 
@@ -69,5 +70,6 @@ struct HTTPCacheScenarioTests {
             if let check = step.check { #expect(check(answer), "step \(index): check") }
         }
         await server.stop()
+        try await shutDown(loader)
     }
 }

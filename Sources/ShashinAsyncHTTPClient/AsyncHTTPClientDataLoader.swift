@@ -1,0 +1,229 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import ShashinCore
+
+/// A `DataLoading` over AsyncHTTPClient (SwiftNIO): the default loader on Linux, where
+/// `URLSession` is libcurl behind swift-corelibs-foundation and several times slower.
+///
+/// It behaves like `URLSessionDataLoader`, with the same errors: it streams the body, reporting
+/// progress, and stops as soon as it passes the size limit (refused before reading when
+/// `Content-Length` says so); it refuses statuses outside 200–299 without reading their body
+/// (`loadResponse` delivers every status, for the HTTP cache); a body cut short of its
+/// `Content-Length` is `truncatedData`; it follows at most `maxRedirects` redirects, only to
+/// `http` and `https`; a whole download has `totalTimeout`; cancelling the calling task ends the
+/// request at once. Bodies arrive as sent: it asks for no compression and decodes none, so a
+/// `Content-Encoding` it does not know is no error. `file:` and `data:` URLs go to
+/// `LocalResourceLoader`.
+///
+/// Pass the `HTTPClient` your app already has (a Vapor or Hummingbird app), or let the loader
+/// make its own on NIO's shared event loops and shut it down with `shutdown()`:
+///
+/// ```swift
+/// let loader = AsyncHTTPClientDataLoader(client: app.http.client.shared)
+/// configuration.dataLoader = loader
+/// ```
+///
+/// A client of your own keeps its own settings: give it `redirectConfiguration: .disallow` (as
+/// `AsyncHTTPClientDataLoader.clientConfiguration()` does) so that redirects meet this loader's
+/// limit and scheme check, and a read timeout for the idle limit.
+public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
+    /// One loader for every pipeline that does not configure its own; its client lives as long
+    /// as the process.
+    public static let shared = AsyncHTTPClientDataLoader()
+
+    /// The client requests go through.
+    public let client: HTTPClient
+    /// The most redirects followed for one request; more fail with `tooManyRedirects`.
+    public let maxRedirects: Int
+    /// The longest a whole download may take, redirects included.
+    public let totalTimeout: TimeAmount
+    /// How long the loader's own client waits for a byte before failing; `nil` with a client
+    /// passed in, whose read timeout applies.
+    public let idleTimeout: TimeAmount?
+
+    private let ownsClient: Bool
+    private let isShutDown = NIOLockedValueBox(false)
+
+    /// Creates a loader with its own client on NIO's shared event loop group (no threads of its
+    /// own): no redirects followed by the client (the loader follows them), no decompression.
+    /// - Parameters:
+    ///   - maxRedirects: the most redirects followed for one request (default 5).
+    ///   - idleTimeout: the longest wait for a byte (default 60 s).
+    ///   - totalTimeout: the longest a whole download may take (default 300 s), so that a server
+    ///     trickling a byte a minute cannot hold a download slot for ever.
+    ///   - maxConnectionsPerHost: HTTP/1.1 connections kept per host (default 16).
+    public init(maxRedirects: Int = 5, idleTimeout: TimeAmount = .seconds(60), totalTimeout: TimeAmount = .seconds(300),
+                maxConnectionsPerHost: Int = 16) {
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                            configuration: Self.clientConfiguration(idleTimeout: idleTimeout, maxConnectionsPerHost: maxConnectionsPerHost))
+        ownsClient = true
+        self.maxRedirects = maxRedirects
+        self.idleTimeout = idleTimeout
+        self.totalTimeout = totalTimeout
+    }
+
+    /// Creates a loader over `client`, which the caller keeps and shuts down.
+    /// - Parameters:
+    ///   - maxRedirects: the most redirects followed for one request (default 5); applies to the
+    ///     redirects the client hands back, which is all of them with `.disallow`.
+    ///   - totalTimeout: the longest a whole download may take (default 300 s).
+    public init(client: HTTPClient, maxRedirects: Int = 5, totalTimeout: TimeAmount = .seconds(300)) {
+        self.client = client
+        ownsClient = false
+        self.maxRedirects = maxRedirects
+        self.idleTimeout = nil
+        self.totalTimeout = totalTimeout
+    }
+
+    /// The configuration of the loader's own client: redirects handed back to the loader, no
+    /// decompression, `idleTimeout` as the read timeout, 60 s before an idle pooled connection
+    /// closes.
+    public static func clientConfiguration(idleTimeout: TimeAmount = .seconds(60), maxConnectionsPerHost: Int = 16) -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(10), read: idleTimeout),
+            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: maxConnectionsPerHost),
+            decompression: .disabled
+        )
+        configuration.httpVersion = .automatic
+        return configuration
+    }
+
+    // The client must be shut down before it goes; a loader dropped without `shutdown()` starts
+    // that here without waiting (the client stays alive until its pool has closed).
+    deinit {
+        guard ownsClient, !isShutDown.withLockedValue({ $0 }) else { return }
+        client.shutdown { _ in }
+    }
+
+    /// Closes the loader's own client: its pooled connections close and requests in flight
+    /// fail. Does nothing for a client passed in, or after the first call. Never blocks a thread.
+    public func shutdown() async throws {
+        guard ownsClient else { return }
+        let first = isShutDown.withLockedValue { done -> Bool in
+            defer { done = true }
+            return !done
+        }
+        if first { try await client.shutdown() }
+    }
+
+    public func loadData(for request: URLRequest, maxBytes: Int,
+                         progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
+        try await load(request, maxBytes: maxBytes, acceptsAnyStatus: false, progress: progress)
+    }
+
+    /// Like `loadData`, but any status comes back with its body (a 304 with none).
+    public func loadResponse(for request: URLRequest, maxBytes: Int,
+                             progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
+        try await load(request, maxBytes: maxBytes, acceptsAnyStatus: true, progress: progress)
+    }
+
+    private func load(_ request: URLRequest, maxBytes: Int, acceptsAnyStatus: Bool,
+                      progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
+        guard let url = request.url else { throw ImagePipelineError.invalidURL("") }
+        switch url.scheme?.lowercased() {
+        case "http", "https": break
+        case "file", "data": return try await LocalResourceLoader().loadData(for: request, maxBytes: maxBytes, progress: progress)
+        case let scheme: throw ImagePipelineError.unsupportedScheme(scheme ?? "")
+        }
+        let deadline = NIODeadline.now() + totalTimeout
+        var current = request
+        var redirects = 0
+        while true {
+            try Task.checkCancellation()
+            let response: HTTPClientResponse
+            do {
+                response = try await client.execute(try Self.clientRequest(current), deadline: deadline)
+            } catch {
+                throw failure(error, received: 0, expected: -1, inBody: false)
+            }
+            if let next = try RedirectRule.next(after: response, to: current) {
+                redirects += 1
+                guard redirects <= maxRedirects else { throw ImagePipelineError.tooManyRedirects(limit: maxRedirects) }
+                current = next
+                continue // the redirect's body is dropped: the client closes that request
+            }
+            return try await body(of: response, for: current, maxBytes: maxBytes, acceptsAnyStatus: acceptsAnyStatus, progress: progress)
+        }
+    }
+
+    /// Checks the status and framing, then reads the body, counting it against `maxBytes`.
+    private func body(of response: HTTPClientResponse, for request: URLRequest, maxBytes: Int, acceptsAnyStatus: Bool,
+                      progress: @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
+        let status = Int(response.status.code)
+        guard acceptsAnyStatus || (200..<300).contains(status) else { throw ImagePipelineError.httpStatus(status) }
+        let announced = try ResponseFraming.contentLength(of: response.headers)
+        // HEAD, 204 and 304 have no body, whatever their Content-Length says (RFC 9110 §6.4.1).
+        let hasNoBody = request.httpMethod?.uppercased() == "HEAD" || status == 204 || status == 304
+        let expected: Int64 = hasNoBody ? 0 : announced ?? -1
+        if expected > maxBytes { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
+        var data = Data()
+        if expected > 0 { data.reserveCapacity(Int(expected)) }
+        do {
+            for try await chunk in response.body {
+                guard data.count + chunk.readableBytes <= maxBytes else { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
+                chunk.withUnsafeReadableBytes { bytes in
+                    if let base = bytes.baseAddress { data.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+                }
+                progress(Int64(data.count), max(0, expected))
+            }
+        } catch let error as ImagePipelineError {
+            throw error
+        } catch {
+            throw failure(error, received: data.count, expected: expected, inBody: true)
+        }
+        // The loader's own client never decompresses, so the count is of the bytes on the wire;
+        // a client passed in may have decoded a Content-Encoding, and then the length is not ours.
+        let isEncoded = response.headers.first(name: "Content-Encoding").map { $0.lowercased() != "identity" } ?? false
+        if expected >= 0, ownsClient || !isEncoded, Int64(data.count) != expected {
+            throw ImagePipelineError.truncatedData(expected: Int(expected), received: data.count)
+        }
+        return (data, try Self.urlResponse(response, url: request.url!))
+    }
+
+    /// What an error of the client becomes: `CancellationError` when the task was cancelled,
+    /// `truncatedData` when the body broke off before its announced length, else a typed error.
+    private func failure(_ error: any Error, received: Int, expected: Int64, inBody: Bool) -> any Error {
+        if Task.isCancelled || error is CancellationError { return CancellationError() }
+        if expected > 0, received < expected, ClientErrors.isBrokenBody(error) {
+            return ImagePipelineError.truncatedData(expected: Int(expected), received: received)
+        }
+        return ClientErrors.pipelineError(from: error, inBody: inBody, idleTimeout: idleTimeout, totalTimeout: totalTimeout)
+    }
+
+    static func clientRequest(_ request: URLRequest) throws -> HTTPClientRequest {
+        guard let url = request.url else { throw ImagePipelineError.invalidURL("") }
+        var clientRequest = HTTPClientRequest(url: url.absoluteString)
+        clientRequest.method = HTTPMethod(rawValue: request.httpMethod?.uppercased() ?? "GET")
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            clientRequest.headers.add(name: name, value: value)
+        }
+        if let body = request.httpBody, !body.isEmpty {
+            clientRequest.body = .bytes(ByteBuffer(bytes: body))
+        }
+        return clientRequest
+    }
+
+    /// The Foundation response the pipeline and the HTTP cache read: repeated fields joined by
+    /// commas (RFC 9110 §5.3).
+    static func urlResponse(_ response: HTTPClientResponse, url: URL) throws -> HTTPURLResponse {
+        var fields: [String: String] = [:]
+        var names: [String: String] = [:] // lowercased name → the spelling first seen
+        for (name, value) in response.headers {
+            let key = names[name.lowercased(), default: name]
+            names[name.lowercased()] = key
+            fields[key] = fields[key].map { "\($0), \(value)" } ?? value
+        }
+        let version = "HTTP/\(response.version.major)" + (response.version.major == 1 ? ".\(response.version.minor)" : "")
+        guard let result = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: version, headerFields: fields) else {
+            throw ImagePipelineError.networkFailure(code: URLError.badServerResponse.rawValue, message: "Unreadable response from \(url.host ?? "")")
+        }
+        return result
+    }
+}

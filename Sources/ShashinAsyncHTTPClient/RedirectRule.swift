@@ -1,0 +1,63 @@
+import AsyncHTTPClient
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ShashinCore
+
+/// Which request a redirect leads to: only for 301, 302, 303, 307 and 308 with a `Location`,
+/// only to `http` or `https`.
+enum RedirectRule {
+    static let statuses: Set<UInt> = [301, 302, 303, 307, 308]
+
+    /// The request to send next, or `nil` when `response` is no redirect to follow (it is then
+    /// delivered, or refused, as any other status). A `Location` naming another scheme is refused
+    /// with `unsupportedScheme` before it is resolved: a `file:` location is never read, nor
+    /// turned into a path on the same server.
+    static func next(after response: HTTPClientResponse, to request: URLRequest) throws -> URLRequest? {
+        guard statuses.contains(response.status.code),
+              let location = response.headers.first(name: "Location")?.trimmingCharacters(in: .whitespaces),
+              !location.isEmpty, let base = request.url else { return nil }
+        if let scheme = scheme(of: location), scheme != "http", scheme != "https" {
+            throw ImagePipelineError.unsupportedScheme(scheme)
+        }
+        guard let target = URL(string: location, relativeTo: base)?.absoluteURL, target.host != nil else {
+            throw ImagePipelineError.invalidURL(String(location.prefix(64)))
+        }
+        let scheme = target.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" else { throw ImagePipelineError.unsupportedScheme(scheme) }
+
+        var next = request
+        next.url = target
+        let method = request.httpMethod?.uppercased() ?? "GET"
+        // 303 always, and 301/302 after a POST (as every browser does), turn into a GET without a body.
+        if response.status.code == 303 && method != "HEAD" || (response.status.code == 301 || response.status.code == 302) && method == "POST" {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+            next.setValue(nil, forHTTPHeaderField: "Content-Type")
+            next.setValue(nil, forHTTPHeaderField: "Content-Length")
+        }
+        // Credentials meant for one origin do not follow the client to another.
+        if origin(of: target) != origin(of: base) {
+            for name in ["Authorization", "Cookie", "Proxy-Authorization"] { next.setValue(nil, forHTTPHeaderField: name) }
+        }
+        return next
+    }
+
+    /// The scheme a reference starts with (RFC 3986 §3.1: a letter, then letters, digits, `+`,
+    /// `-` or `.`, then `:`), lowercased; `nil` for a relative reference.
+    static func scheme(of reference: String) -> String? {
+        guard let colon = reference.firstIndex(of: ":") else { return nil }
+        let candidate = reference[..<colon]
+        guard let first = candidate.unicodeScalars.first, first.isASCII, CharacterSet.letters.contains(first),
+              candidate.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) })
+        else { return nil }
+        return candidate.lowercased()
+    }
+
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    }
+}
