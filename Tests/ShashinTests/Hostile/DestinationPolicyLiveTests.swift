@@ -11,7 +11,7 @@ import Testing
 @Suite("Hostile servers: destination policy")
 struct DestinationPolicyLiveTests {
     @Test("the first request to a loopback address is refused before connecting", arguments: Loaders.all, PipelinePath.allCases)
-    func firstRequest(_ factory: LoaderFactory, path: PipelinePath) async throws {
+    func firstRequest(_ factory: ConfiguredLoader, path: PipelinePath) async throws {
         let fixture = try await HostileFixture.start(factory, path: path, settings: LoaderSettings(destinationPolicy: .publicAddressesOnly))
         #expect(await fixture.pipelineError(.image) as? ImagePipelineError
                 == .destinationRefused(host: "127.0.0.1", address: "127.0.0.1"))
@@ -20,7 +20,7 @@ struct DestinationPolicyLiveTests {
     }
 
     @Test("a redirect to another loopback port is refused before it is followed", arguments: Loaders.all, PipelinePath.allCases)
-    func redirect(_ factory: LoaderFactory, path: PipelinePath) async throws {
+    func redirect(_ factory: ConfiguredLoader, path: PipelinePath) async throws {
         let other = try HostileOrigin(image: try await ImageGenerator.shared.data(for: HostileFixture.image))
         defer { other.stop() }
         // The policy on, with the test's own origin let through by its endpoint.
@@ -33,7 +33,7 @@ struct DestinationPolicyLiveTests {
     }
 
     @Test("without the policy the same redirect is followed", arguments: Loaders.all)
-    func unrestricted(_ factory: LoaderFactory) async throws {
+    func unrestricted(_ factory: ConfiguredLoader) async throws {
         let other = try HostileOrigin(image: try await ImageGenerator.shared.data(for: HostileFixture.image))
         defer { other.stop() }
         let fixture = try await HostileFixture.start(factory)

@@ -16,7 +16,7 @@ struct HostileFixture {
 
     /// - Parameter allowingOwnOrigin: turn the destination policy on, with this origin's own
     ///   endpoint (127.0.0.1:PORT) allowed, so only where it redirects to is judged.
-    static func start(_ factory: LoaderFactory, path: PipelinePath = .direct,
+    static func start(_ factory: ConfiguredLoader, path: PipelinePath = .direct,
                       settings: LoaderSettings = LoaderSettings(), allowingOwnOrigin: Bool = false) async throws -> HostileFixture {
         let origin = try HostileOrigin(image: try await ImageGenerator.shared.data(for: image))
         var settings = settings

@@ -13,7 +13,7 @@ struct HostileServerTests {
     static let paths = PipelinePath.allCases
 
     @Test("a 401 challenge with no credential ends at once as httpStatus(401)", arguments: Loaders.all, paths)
-    func challengeIsRefused(_ factory: LoaderFactory, path: PipelinePath) async throws {
+    func challengeIsRefused(_ factory: ConfiguredLoader, path: PipelinePath) async throws {
         // Every request ends within a second by the loader's own limits; a challenge left
         // unanswered ends as `timedOut`, so `httpStatus(401)` says it was answered, within that second.
         let fixture = try await HostileFixture.start(factory, path: path, settings: LoaderSettings(idleTimeout: 1, totalTimeout: 1))
@@ -22,7 +22,7 @@ struct HostileServerTests {
     }
 
     @Test("loadResponse gives a refused challenge's 401 response", arguments: Loaders.all)
-    func challengeResponse(_ factory: LoaderFactory) async throws {
+    func challengeResponse(_ factory: ConfiguredLoader) async throws {
         let fixture = try await HostileFixture.start(factory, settings: LoaderSettings(idleTimeout: 20, totalTimeout: 20))
         let (_, response) = try await fixture.loader.loadResponse(for: URLRequest(url: fixture.origin.url(.authChallenge)),
                                                                   maxBytes: 1 << 20) { _, _ in }
@@ -32,7 +32,7 @@ struct HostileServerTests {
 
     @Test("100 Continue and 103 Early Hints are passed over for the final 200",
           arguments: Loaders.all, [HostileBehaviour.continue100, .earlyHints103])
-    func interimResponses(_ factory: LoaderFactory, behaviour: HostileBehaviour) async throws {
+    func interimResponses(_ factory: ConfiguredLoader, behaviour: HostileBehaviour) async throws {
         for path in Self.paths {
             let fixture = try await HostileFixture.start(factory, path: path)
             #expect(await fixture.pipelineError(behaviour) == nil, "\(path)")
@@ -42,7 +42,7 @@ struct HostileServerTests {
 
     @Test("a redirect to file: or data: is refused as unsupportedScheme before it is followed",
           arguments: Loaders.all, [(HostileBehaviour.redirectToFile, "file"), (.redirectToData, "data")])
-    func redirectToOtherScheme(_ factory: LoaderFactory, redirect: (behaviour: HostileBehaviour, scheme: String)) async throws {
+    func redirectToOtherScheme(_ factory: ConfiguredLoader, redirect: (behaviour: HostileBehaviour, scheme: String)) async throws {
         for path in Self.paths {
             let fixture = try await HostileFixture.start(factory, path: path)
             #expect(await fixture.pipelineError(redirect.behaviour) as? ImagePipelineError == .unsupportedScheme(redirect.scheme))
@@ -52,7 +52,7 @@ struct HostileServerTests {
     }
 
     @Test("Name:value with no space loads, or fails saying so where the HTTP stack cannot parse it", arguments: Loaders.all)
-    func headerWithoutSpace(_ factory: LoaderFactory) async throws {
+    func headerWithoutSpace(_ factory: ConfiguredLoader) async throws {
         let fixture = try await HostileFixture.start(factory)
         let error = await fixture.pipelineError(.headerWithoutSpace)
         if factory.limitations.contains(.headerWithoutSpace) {
@@ -67,7 +67,7 @@ struct HostileServerTests {
     }
 
     @Test("two different Content-Length values are an invalid response", arguments: Loaders.all)
-    func twoContentLengths(_ factory: LoaderFactory) async throws {
+    func twoContentLengths(_ factory: ConfiguredLoader) async throws {
         for path in Self.paths {
             let fixture = try await HostileFixture.start(factory, path: path)
             guard case .invalidResponse(let reason)? = await fixture.pipelineError(.twoContentLengths) as? ImagePipelineError else {
@@ -81,7 +81,7 @@ struct HostileServerTests {
     @Test("replies that are not HTTP/1.x, a damaged gzip body and a 2 MB header line say what they are",
           arguments: Loaders.all, [(HostileBehaviour.garbageStatusLine, "status line"), (.http09, "status line"),
                                    (.brokenGzip, "Content-Encoding"), (.hugeHeaderLine, "header")])
-    func invalidResponses(_ factory: LoaderFactory, expected: (behaviour: HostileBehaviour, words: String)) async throws {
+    func invalidResponses(_ factory: ConfiguredLoader, expected: (behaviour: HostileBehaviour, words: String)) async throws {
         for path in Self.paths {
             let fixture = try await HostileFixture.start(factory, path: path)
             let error = await fixture.pipelineError(expected.behaviour)
@@ -94,7 +94,7 @@ struct HostileServerTests {
     }
 
     @Test("a server that stops sending times out, saying it timed out", arguments: Loaders.all)
-    func stall(_ factory: LoaderFactory) async throws {
+    func stall(_ factory: ConfiguredLoader) async throws {
         let fixture = try await HostileFixture.start(factory, settings: LoaderSettings(idleTimeout: 1, totalTimeout: 60))
         let error = await fixture.pipelineError(.stall)
         #expect(error as? ImagePipelineError == .timedOut(seconds: 1, idle: true))
@@ -104,7 +104,7 @@ struct HostileServerTests {
 
     @Test("a Content-Length longer than the body is truncatedData; a shorter one, a decoding failure that says why",
           arguments: Loaders.all)
-    func lyingContentLength(_ factory: LoaderFactory) async throws {
+    func lyingContentLength(_ factory: ConfiguredLoader) async throws {
         let fixture = try await HostileFixture.start(factory)
         let imageSize = fixture.origin.image.count
         #expect(await fixture.pipelineError(.longContentLength) as? ImagePipelineError
@@ -123,7 +123,7 @@ struct HostileServerTests {
 @Suite("Hostile servers: header flood")
 struct HostileHeaderFloodTests {
     @Test("51,000 header lines end within the total limit", arguments: Loaders.all)
-    func manyHeaderLines(_ factory: LoaderFactory) async throws {
+    func manyHeaderLines(_ factory: ConfiguredLoader) async throws {
         let fixture = try await HostileFixture.start(factory, settings: LoaderSettings(totalTimeout: 2))
         let error = await fixture.loaderError(.manyHeaders)
         if factory.limitations.contains(.quadraticHeaders) {

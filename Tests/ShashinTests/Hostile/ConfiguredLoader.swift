@@ -15,7 +15,7 @@ struct LoaderSettings: Sendable {
 }
 
 /// One loader implementation under test, made fresh for each test with its settings.
-struct LoaderFactory: Sendable, CustomTestStringConvertible {
+struct ConfiguredLoader: Sendable, CustomTestStringConvertible {
     let name: String
     /// What this loader cannot do, by the HTTP stack under it, each documented beside the loader;
     /// the tests expect the documented clear error instead.
@@ -27,8 +27,8 @@ struct LoaderFactory: Sendable, CustomTestStringConvertible {
 
 /// Every loader the hostile-server tests run on: add a loader here and every such test runs on it.
 enum Loaders {
-    static let all: [LoaderFactory] = [
-        LoaderFactory(name: "URLSessionDataLoader", limitations: URLSessionLimitations.onThisPlatform) { settings in
+    static let all: [ConfiguredLoader] = [
+        ConfiguredLoader(name: "URLSessionDataLoader", limitations: URLSessionLimitations.onThisPlatform) { settings in
             let configuration = URLSessionDataLoader.defaultConfiguration
             configuration.timeoutIntervalForRequest = settings.idleTimeout
             configuration.timeoutIntervalForResource = settings.totalTimeout
