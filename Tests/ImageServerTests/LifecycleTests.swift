@@ -82,18 +82,20 @@ struct LifecycleTests {
     @Test func stopsWhileResponsesAreInFlight() async throws {
         let server = ImageServer()
         try await server.start()
+        // Both responses would take far longer than any wait here: they are in flight until the
+        // server stops them, however late a loaded machine lets the requests arrive.
         var script = RouteScript.data(Data(count: 200_000))
-        script.bytesPerSecond = 50_000
+        script.bytesPerSecond = 2_000
         server.setRoute("/slow", script)
         var latent = RouteScript.data(Data([1]))
-        latent.latency = .seconds(30)
+        latent.latency = .seconds(100)
         server.setRoute("/late", latent)
         let clients = [Task { try await fetch(server.url("/slow")) }, Task { try await fetch(server.url("/late")) }]
-        #expect(await eventually { server.inFlight == 2 })
+        #expect(await eventually(timeout: .seconds(60)) { server.inFlight == 2 })
         let (_, seconds) = await measure { await server.stop() }
         #expect(seconds < 10)
         for client in clients { _ = await client.result }
-        #expect(await eventually { server.inFlight == 0 })
+        #expect(await eventually(timeout: .seconds(60)) { server.inFlight == 0 })
     }
 
     @Test func buildsURLsForPaths() async throws {
