@@ -59,7 +59,7 @@ test-sanitizers:
 	SWIFT=$(SWIFT) scripts/test-sanitized.sh address
 
 test-core-tsan:
-	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/scripts/tsan-suppressions.txt" \
+	TSAN_OPTIONS="halt_on_error=1" \
 		SHASHIN_CORE_ONLY=1 SHASHIN_STRESS_REQUESTS=10000 $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
 # The benchmarks (ordo-one/benchmark, in Benchmarks/), the side-by-side decode (JPEG, PNG, WebP;

@@ -45,10 +45,16 @@ let package = Package(
         .executable(name: "shashin", targets: ["ShashinCLI"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // The ImageServer's transport: HTTP/1.1, TLS with a certificate made at start, HTTP/2 by ALPN.
+        // The versions are those async-http-client 1.37.0 accepts, so both resolve to one copy.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The pipeline: requests, tasks, job graph, queues, caches, loading. No codec, no UI, no server.
@@ -104,8 +110,14 @@ let package = Package(
             dependencies: [
                 "Shashin",
                 "ShashinCore",
-                .product(name: "FlyingFox", package: "FlyingFox"),
-                .product(name: "FlyingSocks", package: "FlyingFox"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
 
@@ -130,7 +142,20 @@ let package = Package(
             dependencies: ["Shashin"],
             resources: [.copy("Resources")]
         ),
-        .testTarget(name: "ImageServerTests", dependencies: ["ImageServer", "Shashin"]),
+        .testTarget(
+            name: "ImageServerTests",
+            dependencies: [
+                "ImageServer",
+                "Shashin",
+                // A NIO client for the HTTPS and HTTP/2 tests (URLSession covers HTTP/1.1).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            ]
+        ),
         .testTarget(name: "ShashinTests", dependencies: ["Shashin", "ShashinAsyncHTTPClient", "ImageServer"]),
         // The ImageIO codecs' tests; empty where ImageIO does not exist (Linux).
         .testTarget(name: "ShashinAppleTests", dependencies: ["Shashin"]),

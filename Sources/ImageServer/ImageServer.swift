@@ -1,19 +1,21 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
+import NIOCore
+import NIOPosix
 import ShashinCore
 
-/// A real HTTP/1.1 server on 127.0.0.1 that serves generated images, files of a directory, and
-/// scripted responses (headers, 304s, latency, bandwidth, faults), and counts what it sent.
+/// A real HTTP server on 127.0.0.1 that serves generated images, files of a directory, and
+/// scripted responses (headers, 304s, byte ranges, authentication, latency, bandwidth, faults),
+/// and counts what it sent. It speaks HTTP/1.1 with keep-alive and, on an optional HTTPS listener
+/// with a certificate made at start, HTTP/2 or HTTP/1.1 as ALPN decides. Built on SwiftNIO.
 ///
 /// Tests, the demo and the benchmarks run it in-process; `shashin serve` runs it on its own.
 ///
 /// Routes, in the order they are tried:
 /// - a path registered with ``setRoute(_:_:)`` answers as its ``RouteScript`` says;
 /// - `GET /gen/<seed>-<width>x<height>.<jpg|png|webp|gif>` serves a generated image (see
-///   ``ImageSpec``), with `Cache-Control: public, max-age=86400` and an `ETag`;
-/// - `GET /files/<relative path>` serves a file of `filesDirectory`, with `Last-Modified` and
-///   an `ETag`; paths leaving the directory get 403;
+///   ``ImageSpec``), with `Cache-Control: public, max-age=86400`, an `ETag` and byte ranges;
+/// - `GET /files/<relative path>` serves a file of `filesDirectory`, with `Last-Modified`, an
+///   `ETag` and byte ranges; paths leaving the directory get 403;
 /// - `GET /` lists the routes; anything else is 404.
 ///
 /// ```swift
@@ -27,16 +29,22 @@ import ShashinCore
 /// ```
 public final class ImageServer: Sendable {
     private struct Lifecycle: Sendable {
-        var http: HTTPServer?
-        var runTask: Task<Void, Never>?
-        /// The port bound now, or last bound: a restarted server binds it again.
+        var listener: (any Channel)?
+        var secureListener: (any Channel)?
+        /// Completed when the running server has stopped: what ``run()`` waits for.
+        var stopped: EventLoopPromise<Void>?
+        /// The ports bound now, or last bound: a restarted server binds them again.
         var boundPort: Int?
+        var boundHTTPSPort: Int?
+        var identity: TLSIdentity?
         var isStarting = false
     }
 
     private let requestedPort: Int
-    private let responseTimeout: TimeInterval
+    private let requestedHTTPSPort: Int?
     private let handler: ScriptedHandler
+    private let tasks = ResponseTasks()
+    private let connections = ConnectionRegistry()
     private let lifecycle = Locked(Lifecycle())
 
     /// Creates a stopped server.
@@ -44,46 +52,50 @@ public final class ImageServer: Sendable {
     ///   - port: The port to bind; 0 (default) lets the system choose a free one.
     ///   - filesDirectory: The directory served under `/files/`; `nil` (default) serves none.
     ///   - generator: Paints, encodes and caches generated images. Default: ``ImageGenerator/shared``.
-    ///   - responseTimeout: Seconds a request may take to get its response under way (a route's
-    ///     latency and image encoding count; streaming the body does not). Default 600: generous.
-    ///     Each request holds a timer of this length, which a finished request does not release on
-    ///     Linux (a cancelled `Task.sleep` keeps its timer until the deadline), so a server answering
-    ///     tens of thousands of requests in minutes (`shashin soak`) wants a short one.
+    ///   - responseTimeout: The longest a route's latency may hold a request: a script whose
+    ///     ``RouteScript/latency`` is this long or longer gets `500` after this wait. Default 600 s.
+    ///   - httpsPort: Also listen for HTTPS on this port (0: a free one), with the same routes and
+    ///     counters. `nil` (default): no HTTPS listener. See ``certificatePEM``.
     public init(port: Int = 0, filesDirectory: URL? = nil, generator: ImageGenerator = .shared,
-                responseTimeout: TimeInterval = 600) {
+                responseTimeout: TimeInterval = 600, httpsPort: Int? = nil) {
         self.requestedPort = port
-        self.responseTimeout = responseTimeout
-        self.handler = ScriptedHandler(generator: generator, filesDirectory: filesDirectory)
+        self.requestedHTTPSPort = httpsPort
+        self.handler = ScriptedHandler(generator: generator, filesDirectory: filesDirectory,
+                                       responseTimeout: .seconds(max(0, responseTimeout)))
     }
 
     deinit {
-        // Without a `stop()` the listening task would outlive the server object.
-        lifecycle.withLock { $0.runTask?.cancel() }
+        // Without a `stop()` the listeners would outlive the server object.
+        let state = lifecycle.current
+        state.listener?.close(promise: nil)
+        state.secureListener?.close(promise: nil)
+        state.stopped?.succeed(())
     }
 
     // MARK: - Lifecycle
 
     /// Starts listening on 127.0.0.1 and returns once connections are accepted.
     ///
-    /// Binds the `port` given to `init`; with 0, a free port the first time and the same port
-    /// again after a ``stop()``, so URLs made before stay valid. Does nothing when running.
-    /// - Throws: The socket error when the port cannot be bound.
+    /// Binds the `port` (and `httpsPort`) given to `init`; with 0, a free port the first time and
+    /// the same port again after a ``stop()``, so URLs made before stay valid. The HTTPS
+    /// certificate is made on the first start and kept. Does nothing when running.
+    /// - Throws: The socket error when a port cannot be bound; nothing is left listening then.
     public func start() async throws {
         while true {
-            let claim: (port: Int?, busy: Bool) = lifecycle.withLock { state in
+            let claim: (ports: (Int, Int?)?, busy: Bool) = lifecycle.withLock { state in
                 if state.isStarting { return (nil, true) }
-                guard state.http == nil else { return (nil, false) }
+                guard state.listener == nil else { return (nil, false) }
                 state.isStarting = true
-                return (state.boundPort ?? requestedPort, false)
+                return ((state.boundPort ?? requestedPort, requestedHTTPSPort.map { state.boundHTTPSPort ?? $0 }), false)
             }
             if claim.busy {
                 // Another caller is binding: return once it is done, like a call made after it.
                 try await Task.sleep(for: .milliseconds(1))
                 continue
             }
-            guard let port = claim.port else { return }
+            guard let ports = claim.ports else { return }
             do {
-                try await bindAndListen(port: port)
+                try await bind(port: ports.0, httpsPort: ports.1)
                 return
             } catch {
                 lifecycle.withLock { $0.isStarting = false }
@@ -92,80 +104,57 @@ public final class ImageServer: Sendable {
         }
     }
 
-    private func bindAndListen(port: Int) async throws {
-        guard let port = UInt16(exactly: port) else { throw SocketError.unsupportedAddress }
-        handler.isStopping.withLock { $0 = false }
-        #if os(Linux)
-        let pool = SocketPool(queue: DescriptorClosingEPoll(), logger: .disabled)
-        #else
-        let pool = HTTPServer.defaultPool()
-        #endif
-        let http = HTTPServer(
-            address: try sockaddr_in.inet(ip4: "127.0.0.1", port: port),
-            timeout: responseTimeout,
-            pool: pool,
-            logger: .disabled,
-            handler: handler
-        )
-        let failure = Locked<(any Error)?>(nil)
-        let runTask = Task {
+    private func bind(port: Int, httpsPort: Int?) async throws {
+        let services = Listener.Services(handler: handler, tasks: tasks, connections: connections)
+        connections.accept()
+        var identity = lifecycle.current.identity
+        if httpsPort != nil, identity == nil { identity = try TLSIdentity.make() }
+        let listener = try await Listener.bind(port: port, tls: nil, services: services)
+        var secureListener: (any Channel)?
+        if let httpsPort, let identity {
             do {
-                try await http.run()
+                secureListener = try await Listener.bind(port: httpsPort, tls: identity, services: services)
             } catch {
-                failure.withLock { $0 = error }
+                try? await listener.close()
+                throw error
             }
         }
-        // `waitUntilListening` would wait out its whole timeout if binding failed, so poll both.
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        while await !http.isListening {
-            if let error = failure.current { throw error }
-            guard clock.now < deadline else {
-                runTask.cancel()
-                throw SocketError.timeout(message: "ImageServer did not start listening within 10 s")
-            }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        guard case .ip4(_, let boundPort) = await http.listeningAddress else {
-            await http.stop(timeout: 0)
-            throw SocketError.unsupportedAddress
-        }
-        disableNagle(onSocketsOfPort: Int(boundPort))
+        let stopped = listener.eventLoop.makePromise(of: Void.self)
         lifecycle.withLock { state in
-            state.http = http
-            state.runTask = runTask
-            state.boundPort = Int(boundPort)
+            state.listener = listener
+            state.secureListener = secureListener
+            state.stopped = stopped
+            state.boundPort = listener.localAddress?.port ?? port
+            state.boundHTTPSPort = secureListener.map { $0.localAddress?.port ?? httpsPort ?? 0 }
+            state.identity = identity
             state.isStarting = false
         }
     }
 
     /// Stops listening, closes every connection at once (stalled and throttled responses
-    /// included) and returns when the server has wound down. Does nothing when stopped.
-    /// Counters and routes are kept; ``start()`` may be called again.
+    /// included), and returns when every connection is closed and every response task has
+    /// ended. Does nothing when stopped. Counters and routes are kept; ``start()`` may be called
+    /// again.
     public func stop() async {
-        let (http, runTask) = lifecycle.withLock { state in
-            defer { state.http = nil; state.runTask = nil }
-            return (state.http, state.runTask)
+        let (listener, secureListener, stopped) = lifecycle.withLock { state in
+            defer { state.listener = nil; state.secureListener = nil; state.stopped = nil }
+            return (state.listener, state.secureListener, state.stopped)
         }
-        guard let http else { return }
-        handler.isStopping.withLock { $0 = true }
-        // Cancel first, close after: FlyingFox's own `stop` closes the listening socket while its
-        // accept loop may still be running, and that loop can then call a blocking `accept` on the
-        // descriptor number another server in the process has just been given (seen as a
-        // restart on the same port hanging for minutes). Cancelling ends the accept loop and the
-        // connections; `run` closes the socket only once they are over.
-        runTask?.cancel()
-        await runTask?.value
-        await http.stop(timeout: 0)
+        guard let listener else { return }
+        try? await listener.close()
+        try? await secureListener?.close()
+        await connections.closeAll()
+        await tasks.cancelAndWait()
+        stopped?.succeed(())
     }
 
     /// Starts (unless running) and suspends until ``stop()`` is called or the calling task is
     /// cancelled, which stops the server: the body of `shashin serve`.
     public func run() async throws {
         try await start()
-        guard let runTask = lifecycle.withLock({ $0.runTask }) else { return }
+        guard let stopped = lifecycle.withLock({ $0.stopped }) else { return }
         await withTaskCancellationHandler {
-            await runTask.value
+            try? await stopped.futureResult.get()
         } onCancel: {
             Task { await self.stop() }
         }
@@ -173,7 +162,7 @@ public final class ImageServer: Sendable {
 
     /// Whether the server is listening.
     public var isRunning: Bool {
-        lifecycle.withLock { $0.http != nil }
+        lifecycle.withLock { $0.listener != nil }
     }
 
     /// The bound port once started (kept after ``stop()``); before the first start, the port
@@ -198,6 +187,41 @@ public final class ImageServer: Sendable {
         url(spec.path)
     }
 
+    // MARK: - HTTPS
+
+    /// The HTTPS port once started (kept after ``stop()``); before the first start, the
+    /// `httpsPort` given to `init`; `nil` without HTTPS.
+    public var httpsPort: Int? {
+        guard let requestedHTTPSPort else { return nil }
+        return lifecycle.withLock { $0.boundHTTPSPort ?? requestedHTTPSPort }
+    }
+
+    /// `https://127.0.0.1:<httpsPort>`, or `nil` without HTTPS.
+    public var httpsBaseURL: URL? {
+        httpsPort.map { URL(string: "https://127.0.0.1:\($0)")! }
+    }
+
+    /// The HTTPS URL of `path`, like ``url(_:)``; `nil` without HTTPS.
+    public func httpsURL(_ path: String) -> URL? {
+        httpsPort.map { URL(string: "https://127.0.0.1:\($0)\(path.hasPrefix("/") ? "" : "/")\(path)")! }
+    }
+
+    /// The HTTPS listener's self-signed certificate in PEM, for a client to trust (it names
+    /// `127.0.0.1`, `::1` and `localhost`); `nil` before the first start or without HTTPS.
+    ///
+    /// ```swift
+    /// let root = try NIOSSLCertificate(bytes: Array(server.certificatePEM!.utf8), format: .pem)
+    /// tls.trustRoots = .certificates([root])
+    /// ```
+    public var certificatePEM: String? {
+        lifecycle.withLock { $0.identity?.certificatePEM }
+    }
+
+    /// The same certificate in DER (for `SecCertificateCreateWithData` on Apple platforms).
+    public var certificateDER: Data? {
+        lifecycle.withLock { $0.identity?.certificateDER }
+    }
+
     // MARK: - Conditions for unscripted routes
 
     /// The wait before answering `/gen/` and `/files/` requests. Default zero. Scripted routes
@@ -215,7 +239,7 @@ public final class ImageServer: Sendable {
     }
 
     /// How long a ``RouteScript/Fault/stall`` holds its connection at most when the server keeps
-    /// running. Default 60 seconds.
+    /// running (the client leaving or ``stop()`` ends it at once). Default 60 seconds.
     public var stallLimit: Duration {
         get { handler.conditions.current.stallLimit }
         set { handler.conditions.withLock { $0.stallLimit = newValue } }
@@ -311,8 +335,52 @@ public final class ImageServer: Sendable {
         handler.ledger.current.paths[path]?.lastRequest
     }
 
+    /// Responses sent for `path` with `status` (counted when the status line was written), such
+    /// as `responseCount(for: "/big.jpg", status: 206)`.
+    public func responseCount(for path: String, status: Int) -> Int {
+        handler.ledger.current.paths[path]?.statuses[status] ?? 0
+    }
+
+    /// 401 challenges sent for `path` because a request had no valid credentials for its
+    /// ``RouteScript/authentication`` (stale Digest nonces included).
+    public func challengesSent(for path: String) -> Int {
+        handler.ledger.current.paths[path]?.challenges ?? 0
+    }
+
+    /// Requests to `path` whose credentials its ``RouteScript/authentication`` accepted.
+    public func authenticatedRequests(for path: String) -> Int {
+        handler.ledger.current.paths[path]?.authenticated ?? 0
+    }
+
+    /// Ends every Digest nonce issued so far: the next request using one gets a new challenge
+    /// with `stale=true` (when its credentials are otherwise right).
+    public func expireNonces() {
+        handler.authenticator.expireNonces()
+    }
+
+    /// TCP connections accepted on both listeners since the last ``resetCounters()``.
+    public var connectionsAccepted: Int {
+        handler.ledger.current.connectionsAccepted
+    }
+
+    /// Connections accepted on the HTTPS listener since the last ``resetCounters()``.
+    public var secureConnectionsAccepted: Int {
+        handler.ledger.current.secureConnectionsAccepted
+    }
+
+    /// HTTPS connections whose TLS handshake settled on `proto` by ALPN, since the last
+    /// ``resetCounters()`` (a client offering no ALPN counts as HTTP/1.1).
+    public func connectionsNegotiated(_ proto: HTTPProtocol) -> Int {
+        handler.ledger.current.negotiated[proto] ?? 0
+    }
+
+    /// Connections open now, on both listeners.
+    public var openConnections: Int {
+        handler.ledger.current.openConnections
+    }
+
     /// Zeroes all counters and forgets recorded requests. Responses still in flight stay
-    /// counted in ``inFlight``.
+    /// counted in ``inFlight``, open connections in ``openConnections``.
     public func resetCounters() {
         handler.ledger.reset()
     }

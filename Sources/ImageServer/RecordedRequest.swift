@@ -15,6 +15,10 @@ public struct RecordedRequest: Sendable, Hashable {
     public var headers: [String: String]
     /// Which request this was for its path since the last ``ImageServer/resetCounters()``: 1, 2, ...
     public var ordinal: Int
+    /// The protocol version the request came over: `HTTP/1.1` (or `HTTP/1.0`), or `HTTP/2`.
+    public var httpVersion: String
+    /// Whether it came over the HTTPS listener.
+    public var isSecure: Bool
 
     /// One `name=value` pair of the query string.
     public struct QueryItem: Sendable, Hashable {
@@ -31,12 +35,15 @@ public struct RecordedRequest: Sendable, Hashable {
     }
 
     /// Creates a record (the server makes these; tests may build them for `responder` closures).
-    public init(method: String, path: String, query: [QueryItem] = [], headers: [String: String] = [:], ordinal: Int = 1) {
+    public init(method: String, path: String, query: [QueryItem] = [], headers: [String: String] = [:], ordinal: Int = 1,
+                httpVersion: String = "HTTP/1.1", isSecure: Bool = false) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.ordinal = ordinal
+        self.httpVersion = httpVersion
+        self.isSecure = isSecure
     }
 
     /// The value of header `name`, ignoring case, or `nil` when absent.

@@ -59,8 +59,21 @@ public struct RouteScript: Sendable {
     public var answersConditionalRequests: Bool
 
     /// Whether the response declares its `Content-Length`. With `false` the body is sent with
-    /// chunked transfer encoding, so a client learns its size only by reading it. Default `true`.
+    /// chunked transfer encoding (over HTTP/2: in DATA frames without a declared length), so a
+    /// client learns its size only by reading it. Default `true`.
     public var sendsContentLength = true
+
+    /// Whether a `GET` with `Range: bytes=...` gets just those bytes (RFC 9110 §14): `206 Partial
+    /// Content` with `Content-Range`, or `416 Range Not Satisfiable` with `Content-Range: bytes */N`
+    /// when no byte of the range exists. `If-Range` is honoured: a strong `ETag` (strong
+    /// comparison) or the exact `Last-Modified` date; otherwise the whole body comes with a 200.
+    /// One range per request; a request for several gets the whole body. Responses then carry
+    /// `Accept-Ranges: bytes`. Faults apply to the part sent. Default `false`: `Range` is
+    /// ignored, and `Accept-Ranges` is sent only if ``headers`` has it.
+    public var servesRanges = false
+
+    /// The credentials the route demands, or `nil` (default) for none. See ``Authentication``.
+    public var authentication: Authentication?
 
     /// Creates a script; every parameter has the default its property documents.
     public init(status: Int = 200,

@@ -1,12 +1,22 @@
-import FlyingFox
 import Foundation
 import ShashinCore
 import Shashin
 
+/// A request as the connection handler hands it over: everything ``ScriptedHandler`` needs,
+/// free of the transport's types.
+struct IncomingRequest: Sendable {
+    var method: String
+    /// The request target as sent: path and query, percent-encoded.
+    var uri: String
+    var headers: [(name: String, value: String)]
+    var httpVersion: String
+    var isSecure: Bool
+}
+
 /// Answers every request an ``ImageServer`` receives: scripted routes first, then `/gen/`,
-/// `/files/` and `/`. Lives apart from the server so the FlyingFox server it is given to never
-/// holds the `ImageServer` itself.
-final class ScriptedHandler: HTTPHandler, Sendable {
+/// `/files/` and `/`. It decides each response in full (a ``ResponsePlan``); putting it on the
+/// wire is ``ResponseWriter``'s job.
+final class ScriptedHandler: Sendable {
     /// What a path answers: a fixed script or one computed per request.
     enum Route: Sendable {
         case script(RouteScript)
@@ -23,35 +33,42 @@ final class ScriptedHandler: HTTPHandler, Sendable {
     let ledger = TrafficLedger()
     let generator: ImageGenerator
     let fileRoot: FileRoot?
+    let responseTimeout: Duration
+    let authenticator = Authenticator()
     let routes = Locked<[String: Route]>([:])
     let conditions = Locked(Conditions())
-    /// Set while the server stops, so stalled responses let go at once.
-    let isStopping = Locked(false)
 
-    init(generator: ImageGenerator, filesDirectory: URL?) {
+    init(generator: ImageGenerator, filesDirectory: URL?, responseTimeout: Duration) {
         self.generator = generator
         self.fileRoot = filesDirectory.map(FileRoot.init(directory:))
+        self.responseTimeout = responseTimeout
     }
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// Records `request`, then decides its response. The ticket it returns is the response's stay
+    /// in flight. Cancelling the calling task (the client left, the server stops) ends a latency
+    /// wait at once.
+    func handle(_ request: IncomingRequest) async -> (ResponsePlan, ResponseTicket) {
         var headers: [String: String] = [:]
         for (name, value) in request.headers {
-            headers[name.rawValue] = headers[name.rawValue].map { "\($0), \(value)" } ?? value
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
+        let components = URLComponents(string: request.uri)
+        let path = components?.path ?? String(request.uri.prefix { $0 != "?" })
         let (recorded, ticket) = ledger.begin(RecordedRequest(
-            method: request.method.rawValue,
-            path: request.path,
-            query: request.query.map { .init(name: $0.name, value: $0.value) },
-            headers: headers
+            method: request.method,
+            path: path.isEmpty ? "/" : path,
+            query: (components?.queryItems ?? []).map { .init(name: $0.name, value: $0.value ?? "") },
+            headers: headers,
+            httpVersion: request.httpVersion,
+            isSecure: request.isSecure
         ))
         let script = script(for: recorded)
         do {
-            return try await respond(to: recorded, with: script, ticket: ticket)
+            return (try await respond(to: recorded, uri: request.uri, with: script), ticket)
         } catch {
-            // Only the latency wait and image generation throw; the first only when the server stops.
-            let text = Data("error: \(error)\n".utf8)
-            return Self.response(status: 500, headers: HTTPHeaders(), bytes: text,
-                                 declaredLength: text.count, ending: .complete, bytesPerSecond: nil, ticket: ticket)
+            // Only the latency wait and image generation throw; the first only when the client
+            // leaves or the server stops, and then the writer finds the connection closed.
+            return (.text(500, "error: \(error)\n"), ticket)
         }
     }
 
@@ -76,8 +93,10 @@ final class ScriptedHandler: HTTPHandler, Sendable {
                 "Cache-Control": "public, max-age=86400",
                 "ETag": "\"\(spec.seed)-\(spec.width)x\(spec.height)-\(spec.format)\"",
             ])
+            script.servesRanges = true
         } else if request.path.hasPrefix(Self.filesPrefix) {
             script = fileScript(relativePath: String(request.path.dropFirst(Self.filesPrefix.count)))
+            script.servesRanges = script.status == 200
         } else if request.path == "/" {
             script = .data(Data(Self.index.utf8), contentType: "text/plain; charset=utf-8")
         } else {
@@ -118,14 +137,25 @@ final class ScriptedHandler: HTTPHandler, Sendable {
 
     // MARK: - Answering
 
-    private func respond(to request: RecordedRequest, with script: RouteScript, ticket: ResponseTicket) async throws -> HTTPResponse {
+    private func respond(to request: RecordedRequest, uri: String, with script: RouteScript) async throws -> ResponsePlan {
+        if script.latency >= responseTimeout {
+            try await Task.sleep(for: responseTimeout)
+            return .text(500, "response timed out\n")
+        }
         if script.latency > .zero {
             try await Task.sleep(for: script.latency)
         }
+        if let requirement = script.authentication {
+            let outcome = authenticator.check(request.header("Authorization"), requirement: requirement,
+                                              method: request.method, uri: uri)
+            ledger.addAuthentication(outcome, path: request.path)
+            if case .challenge(let stale) = outcome {
+                let challenges = authenticator.challenges(for: requirement, stale: stale)
+                return .text(401, "unauthorized\n", headers: challenges.map { ("WWW-Authenticate", $0) })
+            }
+        }
         if script.fault == .status500 {
-            let text = Data("scripted failure\n".utf8)
-            return Self.response(status: 500, headers: HTTPHeaders(), bytes: text,
-                                 declaredLength: text.count, ending: .complete, bytesPerSecond: nil, ticket: ticket)
+            return .text(500, "scripted failure\n")
         }
 
         let bytes: Data
@@ -139,13 +169,16 @@ final class ScriptedHandler: HTTPHandler, Sendable {
             contentType = spec.mimeType
         }
 
-        var headers = HTTPHeaders()
-        headers[.date] = HTTPDate.format(Date())
-        for (name, value) in script.headers where name.caseInsensitiveCompare("Content-Length") != .orderedSame {
-            headers[HTTPHeader(name)] = value
+        var headers: [(name: String, value: String)] = []
+        if script.header("Date") == nil { headers.append(("Date", HTTPDate.format(Date()))) }
+        for (name, value) in script.headers.sorted(by: { $0.key < $1.key })
+        where name.caseInsensitiveCompare("Content-Length") != .orderedSame
+            && name.caseInsensitiveCompare("Content-Type") != .orderedSame {
+            headers.append((name, value))
         }
-        if let given = headers[.contentType] { contentType = given }
-        headers[.contentType] = contentType
+        if let given = script.header("Content-Type") { contentType = given }
+        headers.append(("Content-Type", contentType))
+        if script.servesRanges, script.header("Accept-Ranges") == nil { headers.append(("Accept-Ranges", "bytes")) }
 
         var status = script.status
         let isRead = request.method == "GET" || request.method == "HEAD"
@@ -155,46 +188,41 @@ final class ScriptedHandler: HTTPHandler, Sendable {
 
         // HEAD, 1xx, 204 and 304 carry no body; their Content-Length tells the representation's size.
         let hasBody = request.method != "HEAD" && !(100..<200).contains(status) && status != 204 && status != 304
-        var sent = hasBody ? bytes : Data()
-        var declared = bytes.count
-        var ending = ResponseBody.Ending.complete
+        var representation = bytes
+        if script.servesRanges, request.method == "GET", status == 200 {
+            switch ByteRange.evaluate(range: request.header("Range"), ifRange: request.header("If-Range"),
+                                      length: bytes.count, etag: script.header("ETag"),
+                                      lastModified: script.header("Last-Modified")) {
+            case .full:
+                break
+            case .partial(let range):
+                status = 206
+                representation = bytes.subdata(in: (bytes.startIndex + range.lowerBound)..<(bytes.startIndex + range.upperBound))
+                headers.append(("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(bytes.count)"))
+            case .unsatisfiable:
+                headers.removeAll { $0.name == "Content-Type" }
+                return .text(416, "range not satisfiable\n", headers: headers + [("Content-Range", "bytes */\(bytes.count)")])
+            }
+        }
+        var sent = hasBody ? representation : Data()
+        var declared = representation.count
+        var ending = ResponsePlan.Ending.complete
         switch script.fault {
         case .dropConnectionMidBody:
             sent = sent.prefix(sent.count / 2)
             ending = .close
         case .shortBody:
-            declared = bytes.count + max(1, bytes.count / 8)
+            declared = representation.count + max(1, representation.count / 8)
             ending = .close
         case .stall:
             sent = Data()
-            let isStopping = self.isStopping
-            ending = .stall(limit: conditions.current.stallLimit, isStopping: { isStopping.current })
+            ending = .stall(limit: conditions.current.stallLimit)
         case .status500, nil:
             break
         }
-        return Self.response(status: status, headers: headers, bytes: sent,
-                             declaredLength: script.sendsContentLength ? declared : nil,
-                             ending: ending, bytesPerSecond: script.bytesPerSecond, ticket: ticket)
-    }
-
-    private static func response(status: Int, headers: HTTPHeaders, bytes: Data, declaredLength: Int?,
-                                 ending: ResponseBody.Ending, bytesPerSecond: Int?, ticket: ResponseTicket) -> HTTPResponse {
-        var headers = headers
-        if headers[.date] == nil { headers[.date] = HTTPDate.format(Date()) }
-        // Set explicitly, so FlyingFox writes it as is rather than counting the bytes we send;
-        // without a declared length the body goes out chunked.
-        if let declaredLength { headers[.contentLength] = String(declaredLength) }
-        if headers[.contentType] == nil, !bytes.isEmpty {
-            headers[.contentType] = "text/plain; charset=utf-8"
-        }
-        let body = ResponseBody(bytes: bytes, ending: ending, bytesPerSecond: bytesPerSecond, ticket: ticket)
-        return HTTPResponse(
-            statusCode: HTTPStatusCode(status, phrase: reasonPhrase(for: status)),
-            headers: headers,
-            body: declaredLength == nil
-                ? HTTPBodySequence(from: body, suggestedBufferSize: ResponseBody.unthrottledChunkSize)
-                : HTTPBodySequence(from: body, count: bytes.count, suggestedBufferSize: ResponseBody.unthrottledChunkSize)
-        )
+        return ResponsePlan(status: status, headers: headers, body: sent,
+                            declaredLength: script.sendsContentLength ? declared : nil,
+                            ending: ending, bytesPerSecond: script.bytesPerSecond)
     }
 
     // MARK: - Validators
@@ -228,6 +256,7 @@ final class ScriptedHandler: HTTPHandler, Sendable {
         case 201: "Created"
         case 204: "No Content"
         case 206: "Partial Content"
+        case 416: "Range Not Satisfiable"
         case 301: "Moved Permanently"
         case 302: "Found"
         case 304: "Not Modified"

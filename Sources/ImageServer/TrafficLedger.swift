@@ -1,6 +1,7 @@
 import ShashinCore
 
-/// Counts what crossed the wire: requests per path, responses in flight, body bytes written.
+/// Counts what crossed the wire: connections and the protocol each negotiated, requests per path,
+/// responses by status, authentication outcomes, responses in flight, body bytes written.
 ///
 /// A response is in flight from the moment its request reaches the handler until its body has
 /// been written completely, or the write was aborted (fault, client gone, server stopped).
@@ -9,6 +10,11 @@ final class TrafficLedger: Sendable {
         var requests = 0
         var bytesSent = 0
         var lastRequest: RecordedRequest?
+        var statuses: [Int: Int] = [:]
+        /// 401s sent because a request carried no valid credentials for the route.
+        var challenges = 0
+        /// Requests whose credentials the route accepted.
+        var authenticated = 0
     }
 
     struct State: Sendable {
@@ -17,6 +23,10 @@ final class TrafficLedger: Sendable {
         var inFlight = 0
         var maxInFlight = 0
         var bytesSent = 0
+        var connectionsAccepted = 0
+        var secureConnectionsAccepted = 0
+        var negotiated: [HTTPProtocol: Int] = [:]
+        var openConnections = 0
     }
 
     private let state = Locked(State())
@@ -48,15 +58,53 @@ final class TrafficLedger: Sendable {
         }
     }
 
-    func end() {
-        state.withLock { $0.inFlight -= 1 }
+    func addResponse(status: Int, path: String) {
+        state.withLock { $0.paths[path, default: PathTraffic()].statuses[status, default: 0] += 1 }
+    }
+
+    func addAuthentication(_ outcome: AuthenticationOutcome, path: String) {
+        state.withLock { state in
+            switch outcome {
+            case .authenticated: state.paths[path, default: PathTraffic()].authenticated += 1
+            case .challenge: state.paths[path, default: PathTraffic()].challenges += 1
+            }
+        }
+    }
+
+    /// Ends a response in flight, counting its last `count` body bytes in the same step, so no
+    /// reader sees the body complete while the response is still in flight.
+    func end(addingBytes count: Int = 0, path: String? = nil) {
+        state.withLock { state in
+            state.inFlight -= 1
+            if count > 0, let path {
+                state.bytesSent += count
+                state.paths[path, default: PathTraffic()].bytesSent += count
+            }
+        }
+    }
+
+    func connectionOpened(secure: Bool) {
+        state.withLock { state in
+            state.connectionsAccepted += 1
+            if secure { state.secureConnectionsAccepted += 1 }
+            state.openConnections += 1
+        }
+    }
+
+    func connectionClosed() {
+        state.withLock { $0.openConnections -= 1 }
+    }
+
+    func negotiated(_ proto: HTTPProtocol) {
+        state.withLock { $0.negotiated[proto, default: 0] += 1 }
     }
 
     /// Zeroes every counter and forgets recorded requests. Responses still in flight keep
-    /// counting in ``State/inFlight`` (and ``State/maxInFlight`` restarts from them).
+    /// counting in ``State/inFlight`` (and ``State/maxInFlight`` restarts from them); connections
+    /// still open keep counting in ``State/openConnections``.
     func reset() {
         state.withLock { state in
-            state = State(inFlight: state.inFlight, maxInFlight: state.inFlight)
+            state = State(inFlight: state.inFlight, maxInFlight: state.inFlight, openConnections: state.openConnections)
         }
     }
 }
