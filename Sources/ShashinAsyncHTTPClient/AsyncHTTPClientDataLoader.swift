@@ -49,6 +49,8 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
     public let idleTimeout: TimeAmount?
 
     private let ownsClient: Bool
+    /// The fewest new bytes between two progress reports (the last one aside).
+    static let progressStep = 16_384
     private let isShutDown = NIOLockedValueBox(false)
 
     /// Creates a loader with its own client on NIO's shared event loop group (no threads of its
@@ -168,6 +170,7 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
         let expected: Int64 = hasNoBody ? 0 : announced ?? -1
         if expected > maxBytes { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
         var data = Data()
+        var reported = 0
         if expected > 0 { data.reserveCapacity(Int(expected)) }
         do {
             for try await chunk in response.body {
@@ -176,8 +179,14 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
                 chunk.withUnsafeReadableBytes { bytes in
                     if let base = bytes.baseAddress { data.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
                 }
-                progress(Int64(data.count), max(0, expected))
+                // Progress at most every 16 KB (as URLSession's callbacks come) and at the end:
+                // NIO hands over many small reads, and each report costs the pipeline a queue hop.
+                if data.count - reported >= Self.progressStep || Int64(data.count) == expected {
+                    reported = data.count
+                    progress(Int64(data.count), max(0, expected))
+                }
             }
+            if reported != data.count { progress(Int64(data.count), max(0, expected)) }
         } catch let error as ImagePipelineError {
             throw error
         } catch let error as HTTPClientError where error == .deadlineExceeded {
