@@ -16,7 +16,8 @@ import ShashinCore
 /// `Content-Length` says so); it refuses statuses outside 200–299 without reading their body
 /// (`loadResponse` delivers every status, for the HTTP cache); a body cut short of its
 /// `Content-Length` is `truncatedData`; it follows at most `maxRedirects` redirects, only to
-/// `http` and `https`; a whole download has `totalTimeout`; cancelling the calling task ends the
+/// `http` and `https`; a whole download has `totalTimeout` (checked as each chunk arrives: a body
+/// that stops altogether ends at the idle timeout); cancelling the calling task ends the
 /// request at once. Bodies arrive as sent: it asks for no compression and decodes none, so a
 /// `Content-Encoding` it does not know is no error. `file:` and `data:` URLs go to
 /// `LocalResourceLoader`.
@@ -48,6 +49,8 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
     public let idleTimeout: TimeAmount?
 
     private let ownsClient: Bool
+    /// The fewest new bytes between two progress reports (the last one aside).
+    static let progressStep = 16_384
     private let isShutDown = NIOLockedValueBox(false)
 
     /// Creates a loader with its own client on NIO's shared event loop group (no threads of its
@@ -149,13 +152,16 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
                 current = next
                 continue // the redirect's body is dropped: the client closes that request
             }
-            return try await body(of: response, for: current, maxBytes: maxBytes, acceptsAnyStatus: acceptsAnyStatus, progress: progress)
+            return try await body(of: response, for: current, maxBytes: maxBytes, acceptsAnyStatus: acceptsAnyStatus,
+                                  deadline: deadline, progress: progress)
         }
     }
 
     /// Checks the status and framing, then reads the body, counting it against `maxBytes`.
+    /// The client's deadline does not reach into the body, so `deadline` is checked as each chunk
+    /// arrives; a body that stops altogether is ended by the idle (read) timeout.
     private func body(of response: HTTPClientResponse, for request: URLRequest, maxBytes: Int, acceptsAnyStatus: Bool,
-                      progress: @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
+                      deadline: NIODeadline, progress: @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
         let status = Int(response.status.code)
         guard acceptsAnyStatus || (200..<300).contains(status) else { throw ImagePipelineError.httpStatus(status) }
         let announced = try ResponseFraming.contentLength(of: response.headers)
@@ -164,17 +170,27 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
         let expected: Int64 = hasNoBody ? 0 : announced ?? -1
         if expected > maxBytes { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
         var data = Data()
+        var reported = 0
         if expected > 0 { data.reserveCapacity(Int(expected)) }
         do {
             for try await chunk in response.body {
+                guard NIODeadline.now() < deadline else { throw HTTPClientError.deadlineExceeded }
                 guard data.count + chunk.readableBytes <= maxBytes else { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
                 chunk.withUnsafeReadableBytes { bytes in
                     if let base = bytes.baseAddress { data.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
                 }
-                progress(Int64(data.count), max(0, expected))
+                // Progress at most every 16 KB (as URLSession's callbacks come) and at the end:
+                // NIO hands over many small reads, and each report costs the pipeline a queue hop.
+                if data.count - reported >= Self.progressStep || Int64(data.count) == expected {
+                    reported = data.count
+                    progress(Int64(data.count), max(0, expected))
+                }
             }
+            if reported != data.count { progress(Int64(data.count), max(0, expected)) }
         } catch let error as ImagePipelineError {
             throw error
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            throw ClientErrors.pipelineError(from: error, inBody: true, idleTimeout: idleTimeout, totalTimeout: totalTimeout)
         } catch {
             throw failure(error, received: data.count, expected: expected, inBody: true)
         }

@@ -9,7 +9,8 @@ import ShashinAsyncHTTPClient
 
 /// `shashin bench-network`: downloads the same URLs through `pipeline.data(for:)` on the
 /// AsyncHTTPClient loader, through bare AsyncHTTPClient, and through `pipeline.data(for:)` on the
-/// URLSession loader, in one process, alternating the order each round; prints the median
+/// URLSession loader (and the AsyncHTTPClient loader called directly), in one process,
+/// alternating the order each round; prints the median
 /// requests per second of each, its range, and CPU time per request. With `--thumbnails`, decodes
 /// every URL to a 96 px thumbnail through the default pipeline instead (run under `taskset` to
 /// compare core counts). `scripts/bench-network.sh` starts the server (nginx) and runs both.
@@ -89,6 +90,10 @@ struct BenchNetworkCommand: AsyncParsableCommand {
                 return try await response.body.collect(upTo: 1 << 22).readableBytes
             }),
             ("pipeline.data(for:), URLSession loader", { try await sessionPipeline.data(for: ImageRequest(url: $0)).0.count }),
+            // The loader alone, to tell its cost from the pipeline's.
+            ("AsyncHTTPClient loader alone", { url in
+                try await ahcLoader.loadData(for: URLRequest(url: url), maxBytes: 50 << 20) { _, _ in }.0.count
+            }),
         ]
         for mode in modes { _ = try await Self.measure(Array(list.prefix(200)), concurrency: concurrency, mode.run) } // warm-up
         var rates = Array(repeating: [Double](), count: modes.count)

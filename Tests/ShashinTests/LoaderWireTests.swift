@@ -186,4 +186,55 @@ struct LoaderWireTests {
         try await shutDown(configuration.dataLoader)
         if kind == .asyncHTTPClient { try await waitFor { server.current.open == 0 && server.current.holding == 0 } }
     }
+
+    /// A loader of `kind` with an idle limit of `idle` and a total limit of `total`, in seconds.
+    static func loader(_ kind: LoaderFactory, idle: Double, total: Double) -> any DataLoading {
+        switch kind {
+        case .urlSession:
+            let configuration = URLSessionDataLoader.defaultConfiguration
+            configuration.timeoutIntervalForRequest = idle
+            configuration.timeoutIntervalForResource = total
+            return URLSessionDataLoader(configuration: configuration)
+        case .asyncHTTPClient:
+            return AsyncHTTPClientDataLoader(idleTimeout: .milliseconds(Int64(idle * 1000)), totalTimeout: .milliseconds(Int64(total * 1000)))
+        }
+    }
+
+    @Test("a body that stops arriving fails with timedOut after the idle limit", arguments: LoaderFactory.all)
+    func idleTimeout(kind: LoaderFactory) async throws {
+        let server = try RawHTTPServer { _ in
+            .init(bytes: RawHTTPServer.response([("Content-Length", "2000")], body: Self.body(1_000)), holds: true)
+        }
+        defer { server.stop() }
+        let loader = Self.loader(kind, idle: 0.5, total: 60)
+        do {
+            _ = try await loader.loadData(for: URLRequest(url: server.url("/stalled")), maxBytes: 1 << 20) { _, _ in }
+            Issue.record("a stalled body loaded")
+        } catch let error as ImagePipelineError {
+            guard case .networkFailure(let code, let message) = error else { Issue.record("\(error)"); return }
+            #expect(code == URLError.timedOut.rawValue, "\(message)")
+        }
+        try await shutDown(loader)
+        try await waitFor { server.current.holding == 0 }
+    }
+
+    /// URLSession on Linux ignores `timeoutIntervalForResource` (a trickling body ran its whole
+    /// course here), so this runs on the AsyncHTTPClient loader only.
+    @Test("a body trickling in fails with timedOut at the total limit", arguments: [LoaderFactory.asyncHTTPClient])
+    func totalTimeout(kind: LoaderFactory) async throws {
+        // 100 bytes every 0.1 s: 5 s for the whole body, never idle for long.
+        let server = try RawHTTPServer { _ in
+            .init(bytes: RawHTTPServer.response([("Content-Length", "5000")], body: Self.body(5_000)), closes: true, trickle: 0.1)
+        }
+        defer { server.stop() }
+        let loader = Self.loader(kind, idle: 60, total: 0.5)
+        do {
+            _ = try await loader.loadData(for: URLRequest(url: server.url("/trickle")), maxBytes: 1 << 20) { _, _ in }
+            Issue.record("a trickling body outlived the total limit")
+        } catch let error as ImagePipelineError {
+            guard case .networkFailure(let code, let message) = error else { Issue.record("\(error)"); return }
+            #expect(code == URLError.timedOut.rawValue && message.contains("total"), "\(message)")
+        }
+        try await shutDown(loader)
+    }
 }

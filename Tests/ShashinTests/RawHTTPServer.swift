@@ -18,6 +18,8 @@ final class RawHTTPServer: @unchecked Sendable { // `counts` and `clients` behin
         var holds = false
         /// After writing, close the connection.
         var closes = false
+        /// Writes `bytes` 100 at a time, pausing this many seconds between writes.
+        var trickle: Double?
     }
 
     /// Connections open now, accepted in all, most open at once, requests read, connections
@@ -112,7 +114,19 @@ final class RawHTTPServer: @unchecked Sendable { // `counts` and `clients` behin
             buffer.removeFirst(headEnd + 4)
             lock.withLock { counts.requests += 1 }
             let reply = respond(head)
-            guard write(all: reply.bytes, to: fd) else { break }
+            if let pause = reply.trickle {
+                var offset = 0
+                var failed = false
+                while offset < reply.bytes.count, !failed {
+                    let end = min(reply.bytes.count, offset + 100)
+                    failed = !write(all: reply.bytes.subdata(in: offset..<end), to: fd)
+                    offset = end
+                    Thread.sleep(forTimeInterval: pause)
+                }
+                if failed { break }
+            } else {
+                guard write(all: reply.bytes, to: fd) else { break }
+            }
             if reply.holds {
                 lock.withLock { counts.holding += 1 }
                 while read(fd, &chunk, chunk.count) > 0 {}
