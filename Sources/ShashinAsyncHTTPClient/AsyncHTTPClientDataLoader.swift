@@ -47,6 +47,9 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
     /// How long the loader's own client waits for a byte before failing; `nil` with a client
     /// passed in, whose read timeout applies.
     public let idleTimeout: TimeAmount?
+    /// Where requests and redirects may connect; `.publicAddressesOnly` for a server loading
+    /// URLs its users supply (see `DestinationPolicy` for what it does not cover).
+    public let destinationPolicy: DestinationPolicy
 
     private let ownsClient: Bool
     /// The fewest new bytes between two progress reports (the last one aside).
@@ -61,14 +64,16 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
     ///   - totalTimeout: the longest a whole download may take (default 300 s), so that a server
     ///     trickling a byte a minute cannot hold a download slot for ever.
     ///   - maxConnectionsPerHost: HTTP/1.1 connections kept per host (default 16).
+    ///   - destinationPolicy: where requests and redirects may connect (default `.unrestricted`).
     public init(maxRedirects: Int = 5, idleTimeout: TimeAmount = .seconds(60), totalTimeout: TimeAmount = .seconds(300),
-                maxConnectionsPerHost: Int = 16) {
+                maxConnectionsPerHost: Int = 16, destinationPolicy: DestinationPolicy = .unrestricted) {
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                             configuration: Self.clientConfiguration(idleTimeout: idleTimeout, maxConnectionsPerHost: maxConnectionsPerHost))
         ownsClient = true
         self.maxRedirects = maxRedirects
         self.idleTimeout = idleTimeout
         self.totalTimeout = totalTimeout
+        self.destinationPolicy = destinationPolicy
     }
 
     /// Creates a loader over `client`, which the caller keeps and shuts down.
@@ -76,12 +81,15 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
     ///   - maxRedirects: the most redirects followed for one request (default 5); applies to the
     ///     redirects the client hands back, which is all of them with `.disallow`.
     ///   - totalTimeout: the longest a whole download may take (default 300 s).
-    public init(client: HTTPClient, maxRedirects: Int = 5, totalTimeout: TimeAmount = .seconds(300)) {
+    ///   - destinationPolicy: where requests and redirects may connect (default `.unrestricted`).
+    public init(client: HTTPClient, maxRedirects: Int = 5, totalTimeout: TimeAmount = .seconds(300),
+                destinationPolicy: DestinationPolicy = .unrestricted) {
         self.client = client
         ownsClient = false
         self.maxRedirects = maxRedirects
         self.idleTimeout = nil
         self.totalTimeout = totalTimeout
+        self.destinationPolicy = destinationPolicy
     }
 
     /// The configuration of the loader's own client: redirects handed back to the loader, no
@@ -140,6 +148,11 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
         var redirects = 0
         while true {
             try Task.checkCancellation()
+            if destinationPolicy.refusesInternalAddresses, let target = current.url {
+                // Before the first request and every redirect; getaddrinfo blocks: off the Swift pool.
+                let policy = destinationPolicy
+                try await offThePool { () throws -> Void in try policy.check(target) }
+            }
             let response: HTTPClientResponse
             do {
                 response = try await client.execute(try Self.clientRequest(current), deadline: deadline)

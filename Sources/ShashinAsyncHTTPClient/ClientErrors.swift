@@ -30,9 +30,10 @@ enum ClientErrors {
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded:
-                return failure(.timedOut, "The download took longer than its total timeout of \(seconds(totalTimeout)) s")
+                return ImagePipelineError.timedOut(seconds: Double(totalTimeout.nanoseconds) / 1e9, idle: false)
             case .readTimeout:
-                return failure(.timedOut, "No data from the server for \(idleTimeout.map { "\(seconds($0)) s" } ?? "the client's read timeout")")
+                guard let idleTimeout else { return failure(.timedOut, "No data from the server within the client's read timeout") }
+                return ImagePipelineError.timedOut(seconds: Double(idleTimeout.nanoseconds) / 1e9, idle: true)
             case .connectTimeout, .tlsHandshakeTimeout:
                 return failure(.timedOut, "Could not connect in time (\(error))")
             case .remoteConnectionClosed:
@@ -47,9 +48,19 @@ enum ClientErrors {
         }
         if let error = error as? HTTPParserError {
             if error == .unexpectedContentLength {
-                return failure(.badServerResponse, "The response has more than one Content-Length field, or one with a body that cannot have it")
+                return ImagePipelineError.invalidResponse(
+                    reason: "the response has more than one Content-Length value, or one on a body that cannot have it")
             }
-            return failure(.badServerResponse, "Malformed HTTP response from the server: \(error)")
+            switch error {
+            case .headerOverflow:
+                return ImagePipelineError.invalidResponse(
+                    reason: "the response's header section is larger than the HTTP parser accepts (80 KB)")
+            case .invalidConstant, .invalidVersion, .invalidStatus, .unknown:
+                return ImagePipelineError.invalidResponse(
+                    reason: "the server's reply has no valid HTTP/1.x status line (\(error))")
+            default:
+                return ImagePipelineError.invalidResponse(reason: "the server's reply is not valid HTTP (\(error))")
+            }
         }
         if inBody, isBrokenBody(error) {
             return failure(.networkConnectionLost, "The connection broke while the body was read: \(error)")
@@ -58,10 +69,5 @@ enum ClientErrors {
             return failure(.cannotConnectToHost, "Could not connect to the server: \(error)")
         }
         return failure(.unknown, "\(type(of: error)): \(error)")
-    }
-
-    static func seconds(_ amount: TimeAmount) -> String {
-        let value = Double(amount.nanoseconds) / 1e9
-        return value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

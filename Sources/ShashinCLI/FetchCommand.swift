@@ -44,7 +44,7 @@ struct FetchCommand: AsyncParsableCommand {
         var configuration = ImagePipeline.Configuration()
         configuration.allowedSchemes.insert("file")
         if let decodeBudget { configuration.decodeMemoryBudget = DecodeMemoryBudget(bytes: decodeBudget << 20) }
-        if refuseInternalAddresses { configuration.dataLoader = URLSessionDataLoader(destinationPolicy: .publicAddressesOnly) }
+        if refuseInternalAddresses { configuration.dataLoader = PlatformDataLoader(destinationPolicy: .publicAddressesOnly) }
         let pipeline = ImagePipeline(configuration: configuration)
         let request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maxPixelSize: $0) })
         do {

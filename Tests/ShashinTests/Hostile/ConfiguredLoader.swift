@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Shashin
+import ShashinAsyncHTTPClient
 import Testing
 
 /// What a network test asks of the loader it is given.
@@ -34,6 +35,11 @@ enum Loaders {
             configuration.timeoutIntervalForResource = settings.totalTimeout
             return URLSessionDataLoader(configuration: configuration, destinationPolicy: settings.destinationPolicy)
         },
+        ConfiguredLoader(name: "AsyncHTTPClientDataLoader", limitations: [.headerSectionLimit, .deliversBodiesAsSent]) { settings in
+            AsyncHTTPClientDataLoader(idleTimeout: .nanoseconds(Int64(settings.idleTimeout * 1e9)),
+                                      totalTimeout: .nanoseconds(Int64(settings.totalTimeout * 1e9)),
+                                      destinationPolicy: settings.destinationPolicy)
+        },
     ]
 }
 
@@ -52,6 +58,11 @@ enum LoaderLimitation: Sendable, Hashable {
     case headerWithoutSpace
     /// Header parsing time grows with the square of the number of lines.
     case quadraticHeaders
+    /// The parser refuses a header section beyond a fixed size (SwiftNIO's: 80 KB), at once.
+    case headerSectionLimit
+    /// Bodies arrive as sent: a `Content-Encoding` not asked for is passed through, so a damaged
+    /// compressed body reaches the decoder, which refuses it.
+    case deliversBodiesAsSent
 }
 
 enum URLSessionLimitations {
