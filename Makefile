@@ -48,7 +48,11 @@ check-readme: deps
 # Shashin, ImageServer, the `shashin` tool and the shared tests (ShashinCoreTests, ShashinTests,
 # ImageServerTests); the libvips targets are left out, as on Apple platforms, where ImageIO decodes.
 # The Apple-only files themselves (ImageIO, Core Graphics, UIKit) need a Mac: the hosted Apple CI.
-APPLE_SHAPE_SCRATCH ?= .build-apple-shape
+# It builds in `.build`, the plain build's folder: only this package's own modules change under
+# the condition, so SwiftNIO, BoringSSL and the other dependencies are not compiled a second time
+# (a folder of its own costs a whole dependency build on a fresh clone). The next plain build then
+# recompiles this package's modules only.
+APPLE_SHAPE_SCRATCH ?= .build
 check-apple-shape: deps
 	SHASHIN_APPLE_SHAPE=1 $(SWIFT) build --build-tests --scratch-path $(APPLE_SHAPE_SCRATCH)
 
@@ -81,7 +85,7 @@ soak: deps
 	SWIFT=$(SWIFT) scripts/soak
 
 clean:
-	rm -rf .build $(TSAN_SCRATCH) $(APPLE_SHAPE_SCRATCH) .build-thread-sanitized .build-address-sanitized
+	rm -rf .build $(TSAN_SCRATCH) .build-apple-shape .build-thread-sanitized .build-address-sanitized
 
 # The libFuzzer targets in Fuzz/ (decoding, HTTP cache headers, the disk index on damaged files),
 # FUZZ_SECONDS each, one after another, with AddressSanitizer; too slow for `make test`. Findings go

@@ -7,6 +7,7 @@
 #   scripts/probe-hostile.sh                 # release build; about 3 minutes (the 60 s idle timeout and the header flood are most of it)
 #   CONFIG=debug scripts/probe-hostile.sh    # the debug build instead
 #   LIFTED=1 scripts/probe-hostile.sh        # also decode the memory shapes with the budget lifted to 4 GB (needs ~1.5 GB free)
+#   LOADERS=urlsession scripts/probe-hostile.sh   # the network probes on these loaders only (default: both)
 #
 # Time and peak memory are /usr/bin/time's wall clock and maximum resident set size of the whole
 # `shashin` process (a bare `shashin` run on this machine peaks at about 60–70 MB of that).
@@ -15,6 +16,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 CONFIG=${CONFIG:-release}
 LIFTED=${LIFTED:-0}
+LOADERS=${LOADERS:-asynchttpclient urlsession}
 
 NEED_PILLOW=1 scripts/install-deps.sh >&2 # libvips-tools: `vips` writes the progressive JPEG
 echo "Building shashin ($CONFIG)…" >&2
@@ -70,7 +72,7 @@ png(sys.argv[1] + "/grey.png", 10000, 10000, 8, 0, False)
 PY
 vips black "$work/progressive.jpg[interlace,Q=90]" 10000 10000 --bands 3
 
-row() { printf '| %s | `%s` | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5"; }
+row() { printf '| %s | %s | `%s` | %s | %s | %s |\n' "$1" "$loader" "$2" "$3" "$4" "$5"; }
 
 # probe NAME SHOWN-COMMAND -- COMMAND...: runs it (at most 400 s), reports the outcome (the
 # error, or the first line of success), wall time and peak resident memory.
@@ -91,10 +93,12 @@ probe() {
     row "$name" "$shown" "$outcome" "${seconds} s" "$((kb / 1024)) MB"
 }
 
-echo "| Behaviour | Command | Outcome | Time | Peak memory |"
-echo "|---|---|---|---|---|"
-fetch() { local path=$1; shift; probe "$label" "shashin fetch $path $*" -- "$shashin" fetch "$base$path" "$@"; }
-httpget() { local path=$1; rm -rf "$work/cache"; probe "$label" "shashin http get $path --cache-dir D" -- "$shashin" http get "$base$path" --cache-dir "$work/cache"; }
+echo "| Behaviour | Loader | Command | Outcome | Time | Peak memory |"
+echo "|---|---|---|---|---|---|"
+fetch() { local path=$1; shift; probe "$label" "shashin fetch $path $*" -- "$shashin" fetch "$base$path" --loader "$loader" "$@"; }
+httpget() { local path=$1; rm -rf "$work/cache"; probe "$label" "shashin http get $path --cache-dir D" -- "$shashin" http get "$base$path" --cache-dir "$work/cache" --loader "$loader"; }
+
+for loader in $LOADERS; do
 
 label="401 + WWW-Authenticate"; fetch auth-challenge; httpget auth-challenge
 label="100 Continue, then 200"; fetch continue-100; httpget continue-100
@@ -113,6 +117,9 @@ label="2 MB header line"; fetch huge-header-line; httpget huge-header-line
 label="headers, 100 bytes, then silence"; fetch stall
 label="Content-Length half the body"; fetch short-content-length
 label="Content-Length twice the body"; fetch long-content-length; httpget long-content-length
+done
+
+loader="—" # files: no HTTP client
 
 shape() {
     local name=$1 file=$2; shift 2

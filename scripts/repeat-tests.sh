@@ -24,7 +24,7 @@ build=(build --build-tests)
 if [[ -n "$sanitizer" ]]; then
     args+=(--sanitize="$sanitizer" --scratch-path ".build-${sanitizer}-sanitized")
     build+=(--sanitize="$sanitizer" --scratch-path ".build-${sanitizer}-sanitized")
-    export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1}
+    export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 suppressions=$PWD/scripts/tsan-suppressions.txt}
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 fi
 [[ -n "$skip" ]] && args+=(--skip "$skip")

@@ -56,7 +56,7 @@ struct BenchNetworkCommand: AsyncParsableCommand {
         let thumbnail = ThumbnailOptions(maxPixelSize: 96)
         let run: @Sendable (URL) async throws -> Int = { url in
             let image = try await pipeline.image(for: ImageRequest(url: url, thumbnail: thumbnail))
-            return image.width
+            return image.pixelWidth
         }
         _ = try await Self.measure(Array(list.prefix(min(list.count, 100))), concurrency: concurrency * 2, run) // warm-up
         var rates: [Double] = []

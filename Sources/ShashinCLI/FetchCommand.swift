@@ -30,6 +30,8 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Refuse loopback, private, link-local and metadata addresses, as a server loading user URLs should.")
     var refuseInternalAddresses = false
 
+    @OptionGroup var loader: LoaderOption
+
     func validate() throws {
         guard let url = URL(string: url), url.scheme != nil else {
             throw ValidationError("Not a URL: \(self.url)")
@@ -44,7 +46,7 @@ struct FetchCommand: AsyncParsableCommand {
         var configuration = ImagePipeline.Configuration()
         configuration.allowedSchemes.insert("file")
         if let decodeBudget { configuration.decodeMemoryBudget = DecodeMemoryBudget(bytes: decodeBudget << 20) }
-        if refuseInternalAddresses { configuration.dataLoader = PlatformDataLoader(destinationPolicy: .publicAddressesOnly) }
+        configuration.dataLoader = loader.make(destinationPolicy: refuseInternalAddresses ? .publicAddressesOnly : .unrestricted)
         let pipeline = ImagePipeline(configuration: configuration)
         let request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maxPixelSize: $0) })
         do {

@@ -28,6 +28,8 @@ struct HTTPGetCommand: AsyncParsableCommand {
 
     @OptionGroup var folder: CacheFolderOption
 
+    @OptionGroup var loader: LoaderOption
+
     @Option(help: "The cache policy: \(HTTPCachePolicy.allCases.map(\.rawValue).joined(separator: ", ")).")
     var policy: HTTPCachePolicy = .useProtocolCachePolicy
 
@@ -58,7 +60,7 @@ struct HTTPGetCommand: AsyncParsableCommand {
         options.servesStaleOnError = staleOnError
         options.staleWhileRevalidate = staleWhileRevalidate
         let storage = try folder.open()
-        let cache = HTTPCache(loader: URLSessionDataLoader(), storage: storage, options: options)
+        let cache = HTTPCache(loader: loader.make(), storage: storage, options: options)
         do {
             let answer = try await cache.response(for: request, policy: policy)
             print("HTTP \(answer.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: answer.statusCode))")
