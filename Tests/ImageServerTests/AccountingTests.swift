@@ -48,20 +48,19 @@ struct AccountingTests {
     }
 
     @Test func maxInFlightReflectsConcurrentSlowRequests() async throws {
-        try await withServer { server in
-            var script = RouteScript.data(Data([1]))
-            script.latency = .milliseconds(300)
-            server.setRoute("/slow", script)
-            let session = makeSession()
-            try await withThrowingTaskGroup(of: Int.self) { group in
-                for i in 0..<5 {
-                    group.addTask { try await fetch(server.url("/slow?i=\(i)"), session: session).1.statusCode }
-                }
-                for try await status in group { #expect(status == 200) }
-            }
-            #expect(server.maxInFlight == 5)
-            #expect(await eventually { server.inFlight == 0 })
-        }
+        let server = ImageServer()
+        try await server.start()
+        var script = RouteScript.data(Data([1]))
+        script.latency = .seconds(100) // held until the server stops, however slowly the requests arrive
+        server.setRoute("/slow", script)
+        let session = makeSession(timeout: 120)
+        let clients = (0..<5).map { i in Task { try? await fetch(server.url("/slow?i=\(i)"), session: session) } }
+        #expect(await eventually(timeout: .seconds(100)) { server.inFlight == 5 })
+        #expect(server.maxInFlight == 5)
+        await server.stop()
+        #expect(server.inFlight == 0)
+        #expect(server.maxInFlight == 5)
+        for client in clients { _ = await client.value }
     }
 
     @Test func countsAResponseInFlightUntilItsBodyIsWritten() async throws {
@@ -72,12 +71,12 @@ struct AccountingTests {
             script.bytesPerSecond = 1_000
             server.setRoute("/throttled", script)
             let client = Task { try await fetch(server.url("/throttled")) }
-            #expect(await eventually(timeout: .seconds(60)) { server.inFlight == 1 })
+            #expect(await eventually { server.inFlight == 1 })
             try await Task.sleep(for: .milliseconds(100))
             #expect(server.inFlight == 1)   // the handler returned long ago; the body is still going
             client.cancel()
             _ = await client.result
-            #expect(await eventually(timeout: .seconds(60)) { server.inFlight == 0 })
+            #expect(await eventually { server.inFlight == 0 })
         }
     }
 

@@ -73,7 +73,7 @@ struct LifecycleTests {
         defer { running.cancel() }
         // Under a loaded machine `run()` can take a while to bind; stopping before it has would
         // leave nothing to stop, and the server would then run on.
-        try #require(await eventually(timeout: .seconds(60)) { server.isRunning })
+        try #require(await eventually { server.isRunning })
         await server.stop()
         let (_, seconds) = try await measure { try await running.value }
         #expect(seconds < 10)
@@ -91,11 +91,11 @@ struct LifecycleTests {
         latent.latency = .seconds(100)
         server.setRoute("/late", latent)
         let clients = [Task { try await fetch(server.url("/slow")) }, Task { try await fetch(server.url("/late")) }]
-        #expect(await eventually(timeout: .seconds(60)) { server.inFlight == 2 })
+        #expect(await eventually { server.inFlight == 2 })
         let (_, seconds) = await measure { await server.stop() }
         #expect(seconds < 10)
         for client in clients { _ = await client.result }
-        #expect(await eventually(timeout: .seconds(60)) { server.inFlight == 0 })
+        #expect(await eventually { server.inFlight == 0 })
     }
 
     @Test func buildsURLsForPaths() async throws {

@@ -22,8 +22,9 @@ func withServer<T>(_ server: ImageServer = ImageServer(), _ body: (ImageServer) 
     }
 }
 
-/// A URLSession that never caches and allows enough connections for the concurrency tests.
-func makeSession(timeout: TimeInterval = 10) -> URLSession {
+/// A URLSession that never caches and allows enough connections for the concurrency tests; its
+/// idle timeout is far above a starved sanitizer run's delays unless a test asks for a short one.
+func makeSession(timeout: TimeInterval = 60) -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -56,7 +57,9 @@ func measure<T>(_ body: () async throws -> T) async rethrows -> (T, Double) {
 }
 
 /// Waits (briefly polling) until `condition` holds or `timeout` passes; returns whether it held.
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+/// The timeout bounds a wait for what must happen, and is no time the test asserts: it is far above
+/// the delays of a sanitizer run sharing two cores, and a passing test never waits for it.
+func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {

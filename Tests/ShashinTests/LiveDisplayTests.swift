@@ -14,8 +14,9 @@ final class SizeRecordingTarget: ImageDisplaying {
     func displayFailure(_ image: PlatformImage?, error: any Error) { sizes.append("failure") }
 }
 
-/// Polls `condition` on the caller's actor until it holds; fails after `timeout` seconds.
-func waitOnActor(timeout: TimeInterval = 20, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool) async throws {
+/// Polls `condition` on the caller's actor until it holds; fails after `timeout` seconds (a bound,
+/// as `waitFor`'s, never a time the test asserts).
+func waitOnActor(timeout: TimeInterval = 60, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool) async throws {
     let deadline = Date().addingTimeInterval(timeout)
     while !condition() {
         guard Date() < deadline else { throw TimedOut() }

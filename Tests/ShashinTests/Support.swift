@@ -77,7 +77,9 @@ struct LiveFixture {
 struct TimedOut: Error {}
 
 /// Polls `condition` until it holds, failing after `timeout` seconds; for work on other threads.
-func waitFor(timeout: TimeInterval = 10, _ condition: () -> Bool) async throws {
+/// The timeout bounds a wait for what must happen, and is no time the test asserts: it is far above
+/// the delays of a sanitizer run sharing two cores, and a passing test never waits for it.
+func waitFor(timeout: TimeInterval = 60, _ condition: () -> Bool) async throws {
     let deadline = Date().addingTimeInterval(timeout)
     while !condition() {
         guard Date() < deadline else { throw TimedOut() }
