@@ -156,7 +156,15 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ]
         ),
-        .testTarget(name: "ShashinTests", dependencies: ["Shashin", "ShashinAsyncHTTPClient", "ImageServer"]),
+        .testTarget(
+            name: "ShashinTests",
+            dependencies: [
+                "Shashin", "ShashinAsyncHTTPClient", "ImageServer",
+                // A client of the tests' own, trusting the ImageServer's certificate, for HTTPS and HTTP/2.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // The ImageIO codecs' tests; empty where ImageIO does not exist (Linux).
         .testTarget(name: "ShashinAppleTests", dependencies: ["Shashin"]),
         .testTarget(name: "ShashinFeedTests", dependencies: ["ShashinFeed"]),
