@@ -130,10 +130,15 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         let context = ImageDecodingContext(format: ImageFormat(sniffing: fetched.data), thumbnail: request.thumbnail,
                                            maxPixelCount: graph.configuration.maxPixelCount,
                                            memoryBudget: graph.configuration.decodeMemoryBudget)
+        let contentEncoding = context.format == nil ? Self.contentEncoding(of: fetched.urlResponse) : nil
         run(on: graph.decodeQueue, after: fetched.timings, source: fetched.source, urlResponse: fetched.urlResponse,
             originalFormat: context.format, storageErrors: fetched.storageErrors) {
             do {
                 return try decoder.decode(fetched.data, context: context)
+            } catch ImagePipelineError.decodingFailed(nil, let reason) where contentEncoding != nil {
+                // Loaders deliver bodies as sent: an encoding nobody asked for reaches the decoder.
+                throw ImagePipelineError.decodingFailed(format: nil, reason: "\(reason); the body is in Content-Encoding "
+                    + "'\(contentEncoding ?? "")', which the loader delivers as the server sent it, not decoded")
             } catch let error as ImagePipelineError {
                 throw error
             } catch {
@@ -142,6 +147,13 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         } record: { timings, duration in
             timings.decode += duration
         }
+    }
+
+    /// The response's `Content-Encoding` other than `identity`, if any.
+    static func contentEncoding(of response: URLResponse?) -> String? {
+        guard let value = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")?
+            .trimmingCharacters(in: .whitespaces), !value.isEmpty, value.lowercased() != "identity" else { return nil }
+        return value
     }
 
     private func process(_ input: ImageResult) {

@@ -87,9 +87,10 @@ struct HostileServerTests {
             let fixture = try await HostileFixture.start(factory, path: path)
             let error = await fixture.pipelineError(expected.behaviour)
             if expected.behaviour == .brokenGzip, factory.limitations.contains(.deliversBodiesAsSent) {
-                guard case .decodingFailed? = error as? ImagePipelineError else {
+                guard case .decodingFailed(_, let reason)? = error as? ImagePipelineError else {
                     Issue.record("expected decodingFailed, got \(String(describing: error)) (\(path))"); try await fixture.finish(); continue
                 }
+                #expect(reason.contains("Content-Encoding 'gzip'"), "\(reason)")
                 try await fixture.finish()
                 continue
             }
