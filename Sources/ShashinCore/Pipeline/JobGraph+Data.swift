@@ -10,7 +10,7 @@ extension JobGraph {
                 waiter.wait(with: continuation)
                 queue.async { [self] in
                     guard !waiter.isFinished else { return }
-                    waiter.subscription = fetchJob(for: request).subscribe(priority: request.priority) { event in
+                    waiter.subscription = fetchJob(for: request).subscribe(priority: request.priority, wantsProgress: false) { event in
                         switch event {
                         case .progress: break
                         case .value(let fetched): waiter.finish(.success(fetched))
