@@ -126,7 +126,8 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
                     result = .failure(Self.pipelineError(from: error))
                 }
                 item.finish()
-                graph.queue.async { self.finish(result) }
+                // On this thread (see `JobGraph.fetchData`): the result reaches its waiters without a thread hop.
+                graph.queue.sync { self.finish(result) }
             }
             item.onCancel { task.cancel() }
         }
