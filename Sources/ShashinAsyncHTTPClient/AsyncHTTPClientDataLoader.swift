@@ -245,9 +245,13 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
         var fields: [String: String] = [:]
         var names: [String: String] = [:] // lowercased name → the spelling first seen
         for (name, value) in response.headers {
-            let key = names[name.lowercased(), default: name]
-            names[name.lowercased()] = key
-            fields[key] = fields[key].map { "\($0), \(value)" } ?? value
+            let lowercased = name.lowercased()
+            if let key = names[lowercased] {
+                fields[key, default: ""] += ", \(value)"
+            } else {
+                names[lowercased] = name
+                fields[name] = value
+            }
         }
         let version = "HTTP/\(response.version.major)" + (response.version.major == 1 ? ".\(response.version.minor)" : "")
         guard let result = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: version, headerFields: fields) else {

@@ -11,7 +11,13 @@ enum ResponseFraming {
     /// §8.6); two different values, or one that is not a number, make the response unreadable:
     /// which length frames the body is unknowable.
     static func contentLength(of headers: HTTPHeaders) throws -> Int64? {
-        let values = headers["Content-Length"].flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let fields = headers["Content-Length"]
+        // One field of digits alone, as nearly every server sends: no splitting or trimming.
+        if fields.count == 1, let only = fields.first, !only.isEmpty, only.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+           let length = Int64(only) {
+            return length
+        }
+        let values = fields.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             .map { $0.trimmingCharacters(in: .whitespaces) }
         guard !values.isEmpty else { return nil }
         var lengths = Set<Int64>()

@@ -35,6 +35,9 @@ struct BenchNetworkCommand: AsyncParsableCommand {
     @Option(help: "Measured rounds (medians are over these).")
     var rounds = 5
 
+    @Option(help: "Run only these rows, by number (0 pipeline on AsyncHTTPClient, 1 bare AsyncHTTPClient, 2 pipeline on URLSession, 3 AsyncHTTPClient loader alone), comma-separated; for profiling one row.")
+    var only: String?
+
     @Flag(help: "Decode each image to a 96 px thumbnail through the default pipeline; report images/s only.")
     var thumbnails = false
 
@@ -83,7 +86,7 @@ struct BenchNetworkCommand: AsyncParsableCommand {
         }
         let ahcPipeline = pipeline(ahcLoader)
         let sessionPipeline = pipeline(sessionLoader)
-        let modes: [(name: String, run: @Sendable (URL) async throws -> Int)] = [
+        let allModes: [(name: String, run: @Sendable (URL) async throws -> Int)] = [
             ("pipeline.data(for:), AsyncHTTPClient loader", { try await ahcPipeline.data(for: ImageRequest(url: $0)).0.count }),
             ("bare AsyncHTTPClient", { url in
                 let response = try await bareClient.execute(HTTPClientRequest(url: url.absoluteString), timeout: .seconds(30))
@@ -95,6 +98,13 @@ struct BenchNetworkCommand: AsyncParsableCommand {
                 try await ahcLoader.loadData(for: URLRequest(url: url), maxBytes: 50 << 20) { _, _ in }.0.count
             }),
         ]
+        let chosen = try only.map { list in
+            try list.split(separator: ",").map { item -> Int in
+                guard let index = Int(item), allModes.indices.contains(index) else { throw ValidationError("--only takes row numbers 0–\(allModes.count - 1)") }
+                return index
+            }
+        } ?? Array(allModes.indices)
+        let modes = chosen.map { allModes[$0] }
         for mode in modes { _ = try await Self.measure(Array(list.prefix(200)), concurrency: concurrency, mode.run) } // warm-up
         var rates = Array(repeating: [Double](), count: modes.count)
         var cpu = Array(repeating: [Double](), count: modes.count)
@@ -107,14 +117,16 @@ struct BenchNetworkCommand: AsyncParsableCommand {
             }
             print("round \(round + 1): " + modes.indices.map { "\(Self.format(rates[$0].last!))" }.joined(separator: " / ") + " req/s")
         }
-        let bare = Self.median(rates[1])
+        let bare = chosen.firstIndex(of: 1).map { Self.median(rates[$0]) } ?? .nan
         print("\(list.count) URLs, \(concurrency) in flight, \(rounds) rounds, alternating order; \(ProcessInfo.processInfo.activeProcessorCount) cores")
         for (index, mode) in modes.enumerated() {
             let median = Self.median(rates[index])
             print("\(mode.name): median \(Self.format(median)) req/s (range \(Self.format(rates[index].min()!))–\(Self.format(rates[index].max()!))), "
                   + "\(String(format: "%.2f", median / bare))× bare AHC, CPU \(Self.format(Self.median(cpu[index]))) µs/request")
         }
-        print("AsyncHTTPClient loader / URLSession loader: \(String(format: "%.2f", Self.median(rates[0]) / Self.median(rates[2])))×")
+        if let ahc = chosen.firstIndex(of: 0), let session = chosen.firstIndex(of: 2) {
+            print("AsyncHTTPClient loader / URLSession loader: \(String(format: "%.2f", Self.median(rates[ahc]) / Self.median(rates[session])))×")
+        }
         try await ahcLoader.shutdown()
         try await bareClient.shutdown()
     }

@@ -28,6 +28,32 @@ struct ImageTaskEventTests {
         try await fixture.waitUntilIdle()
     }
 
+    /// `data(for:)` asks for no progress, so its download sends none across to the graph's queue;
+    /// an image task that joins that download asks for it and gets it.
+    @Test func anImageTaskJoiningADataLoadGetsTheDownloadsProgress() async throws {
+        let fixture = PipelineFixture()
+        let graph = fixture.pipeline.graph
+        let request = ImageRequest(url: url)
+        let dataLoad = Task { try await fixture.pipeline.data(for: request) }
+        try await fixture.loader.waitForPendingCount(1)
+        #expect(graph.queue.sync { graph.fetchJob(for: request).wantsProgress } == false)
+        let task = fixture.task(request)
+        fixture.flushGraph()
+        #expect(graph.queue.sync { graph.fetchJob(for: request).wantsProgress } == true)
+        let collector = Task { () -> [ImageTask.Progress] in
+            var progress: [ImageTask.Progress] = []
+            for await value in task.progress { progress.append(value) }
+            return progress
+        }
+        let data = TestImages.encode(width: 2, height: 2, fill: 1)
+        try await fixture.loader.respond(to: url, with: data)
+        #expect(try await dataLoad.value.0 == data)
+        _ = try await task.response
+        #expect(await collector.value == [ImageTask.Progress(completed: Int64(data.count / 2), total: Int64(data.count))])
+        #expect(fixture.loader.startCount == 1)
+        try await fixture.waitUntilIdle()
+    }
+
     @Test func aStreamOpenedAfterTheEndReplaysTheEnd() async throws {
         let fixture = PipelineFixture()
         let task = fixture.task(ImageRequest(url: url))

@@ -15,11 +15,15 @@ struct FetchedData: @unchecked Sendable { // immutable; URLResponse is never mut
 
 /// Gets a URL's bytes once for everyone who asks: from the disk cache when HTTP's rules (and the
 /// request's policy) allow it, outside the network queue; otherwise from the network, on the
-/// bounded network queue, through the HTTP cache when there is one.
+/// bounded network queue, through the HTTP cache when there is one. Progress crosses to the
+/// graph's queue only while a subscriber wants it: `data(for:)` does not, and each crossing costs
+/// a thread wake-up per report.
 final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to `JobGraph.queue`, like every job
     let request: ImageRequest
     private var workItem: WorkItem?
     private var preparation: Task<Void, Never>?
+    /// `wantsProgress`, for the loader's threads.
+    private let progressWanted = Locked(false)
 
     init(graph: JobGraph, request: ImageRequest) {
         self.request = request
@@ -28,6 +32,19 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
 
     override func start() {
         let enqueuedAt = monotonicNow()
+        // Without a request modifier nothing suspends, and without a disk cache nothing blocks:
+        // the download is queued from here, with no hop through the Swift pool and a dispatch queue.
+        if graph.configuration.requestModifier == nil, graph.httpCache == nil {
+            do {
+                let urlRequest = try Self.validated(request.urlRequest, allowedSchemes: graph.configuration.allowedSchemes)
+                enqueueDownload(try plan(for: urlRequest), enqueuedAt: enqueuedAt, timings: ImageTimings())
+            } catch {
+                // Asynchronously: `start()` runs inside `subscribe`, which must return before the end.
+                let failure = Self.pipelineError(from: error)
+                graph.queue.async { self.finish(.failure(failure)) }
+            }
+            return
+        }
         preparation = Task { [self] in
             let urlRequest: URLRequest
             do {
@@ -69,6 +86,10 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
         workItem?.setPriority(priority)
     }
 
+    override func didChangeProgressInterest(_ wanted: Bool) {
+        progressWanted.withLock { $0 = wanted }
+    }
+
     /// The request as it will be sent: validated, then changed by the request modifier.
     private func prepared() async throws -> URLRequest {
         var urlRequest = try Self.validated(request.urlRequest, allowedSchemes: graph.configuration.allowedSchemes)
@@ -105,7 +126,8 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
                     result = .failure(Self.pipelineError(from: error))
                 }
                 item.finish()
-                graph.queue.async { self.finish(result) }
+                // On this thread (see `JobGraph.fetchData`): the result reaches its waiters without a thread hop.
+                graph.queue.sync { self.finish(result) }
             }
             item.onCancel { task.cancel() }
         }
@@ -113,8 +135,9 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
 
     private func download(_ plan: HTTPCache.Plan) async throws -> FetchedData {
         let configuration = graph.configuration
+        let progressWanted = progressWanted
         let progress: @Sendable (Int64, Int64) -> Void = { [weak self] received, expected in
-            guard let self else { return }
+            guard progressWanted.current, let self else { return }
             graph.queue.async { self.send(progress: ImageTask.Progress(completed: received, total: expected)) }
         }
         if let cache = graph.httpCache {

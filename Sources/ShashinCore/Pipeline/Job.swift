@@ -11,7 +11,8 @@ enum JobEvent<Value: Sendable>: Sendable {
 ///
 /// Every identical request subscribes to the same job. The job starts when its first subscriber
 /// arrives, runs at the highest priority among its subscribers, and is cancelled when the last
-/// one leaves. Subclasses override `start()`, `didCancel()` and `didChangePriority(_:)`.
+/// one leaves. Subclasses override `start()`, `didCancel()`, `didChangePriority(_:)` and
+/// `didChangeProgressInterest(_:)`.
 ///
 /// Confinement: a job is created, used and finished only on the pipeline's serial queue.
 class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue`
@@ -20,6 +21,7 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
 
     private struct Subscriber {
         var priority: Priority
+        let wantsProgress: Bool
         let handler: Handler
     }
 
@@ -31,6 +33,8 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
     private(set) var isDisposed = false
     /// The highest priority of the current subscribers.
     private(set) var priority: Priority = .veryLow
+    /// Whether any current subscriber wants progress events.
+    private(set) var wantsProgress = false
     /// Called once when the job is finished or cancelled, so the graph forgets it.
     var onDisposed: (() -> Void)?
 
@@ -40,13 +44,15 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
 
     /// Adds a subscriber; starts the job on the first one. The handler may be called before this
     /// returns (a job can finish synchronously, as on a memory-cache hit). Returns `nil` when the
-    /// job is already disposed.
-    func subscribe(priority: Priority, handler: @escaping Handler) -> JobSubscription? {
+    /// job is already disposed. A subscriber that does not want progress gets none, and a job
+    /// none of whose subscribers want it may skip reporting it.
+    func subscribe(priority: Priority, wantsProgress: Bool = true, handler: @escaping Handler) -> JobSubscription? {
         graph.assertOnQueue()
         guard !isDisposed else { return nil }
         let id = nextSubscriberID
         nextSubscriberID += 1
-        subscribers[id] = Subscriber(priority: priority, handler: handler)
+        subscribers[id] = Subscriber(priority: priority, wantsProgress: wantsProgress, handler: handler)
+        updateProgressInterest()
         let subscription = JobSubscription(
             unsubscribe: { [weak self] in self?.unsubscribe(id) },
             setPriority: { [weak self] in self?.setPriority($0, of: id) }
@@ -69,11 +75,13 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
     func didCancel() {}
     /// The highest subscriber priority changed.
     func didChangePriority(_ priority: Priority) {}
+    /// Whether any subscriber wants progress changed; called before `start()` for the first one.
+    func didChangeProgressInterest(_ wanted: Bool) {}
 
     /// Sends progress to every subscriber.
     func send(progress: ImageTask.Progress) {
         guard !isDisposed else { return }
-        for subscriber in subscribers.values { subscriber.handler(.progress(progress)) }
+        for subscriber in subscribers.values where subscriber.wantsProgress { subscriber.handler(.progress(progress)) }
     }
 
     /// Delivers the outcome to every subscriber and disposes of the job.
@@ -98,6 +106,7 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
             didCancel()
         } else {
             updatePriority()
+            updateProgressInterest()
         }
     }
 
@@ -113,6 +122,13 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
         guard newPriority != priority else { return }
         priority = newPriority
         didChangePriority(newPriority)
+    }
+
+    private func updateProgressInterest() {
+        let wanted = subscribers.values.contains { $0.wantsProgress }
+        guard wanted != wantsProgress else { return }
+        wantsProgress = wanted
+        didChangeProgressInterest(wanted)
     }
 
     private func dispose() {

@@ -3,14 +3,18 @@ import Foundation
 extension JobGraph {
     /// Subscribes to the fetch job for `request` until it delivers, or the calling Swift `Task`
     /// is cancelled. Counts as a live task meanwhile.
+    ///
+    /// The subscription is made with `queue.sync`, on the caller's thread: the graph's work is
+    /// short and never waits for the Swift pool, so this waits at most as long as holding a lock,
+    /// and saves waking a thread for the queue.
     func fetchData(for request: ImageRequest) async throws -> FetchedData {
         let waiter = DataWaiter(graph: self)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 waiter.wait(with: continuation)
-                queue.async { [self] in
+                queue.sync { [self] in
                     guard !waiter.isFinished else { return }
-                    waiter.subscription = fetchJob(for: request).subscribe(priority: request.priority) { event in
+                    waiter.subscription = fetchJob(for: request).subscribe(priority: request.priority, wantsProgress: false) { event in
                         switch event {
                         case .progress: break
                         case .value(let fetched): waiter.finish(.success(fetched))
