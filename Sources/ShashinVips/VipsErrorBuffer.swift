@@ -24,13 +24,17 @@ enum VipsErrorBuffer {
         shashin_capture_vips_warnings()
     }
 
-    /// Runs `body` as a decode of `format` on this thread: counted in flight, and with libvips'
-    /// warnings on this thread kept for `warnings()`.
+    /// Runs `body` as a decode of `format` on this thread: counted in flight, with libvips'
+    /// warnings on this thread kept for `warnings()`, and with its lines left in the error buffer
+    /// taken away when it ends.
     static func decoding<Result>(_ format: ImageFormat, _ body: () throws(ImagePipelineError) -> Result) throws(ImagePipelineError) -> Result {
         let family = family(of: format)
         inFlight.withLock { $0[family, default: 0] += 1 }
         shashin_warnings_begin(family)
         defer {
+            // Lines a decode leaves without failing (libjpeg's warnings on a JPEG that still
+            // decodes) would otherwise be read as the reason of this format's next failure.
+            _ = take()
             shashin_warnings_end()
             inFlight.withLock { $0[family, default: 1] -= 1 }
         }

@@ -44,9 +44,7 @@ public struct VipsImageDecoder: Sendable {
     /// corrupt data throws rather than returning part of an image.
     public func decodeBitmap(_ data: Data, context: ImageDecodingContext) throws(ImagePipelineError) -> Bitmap {
         guard let format = ImageFormat(sniffing: data) else {
-            let start = data.prefix(8).map { byte in (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true) }
-            throw .decodingFailed(format: nil, reason: "while recognising the format: the data is not in any known image format "
-                                  + (start.isEmpty ? "(it is empty)" : "(its first bytes are \(start.joined(separator: " ")))"))
+            throw .decodingFailed(format: nil, reason: "while recognising the format: " + Self.unrecognised(data))
         }
         guard let loader = VipsLoader(format: format) else {
             throw .decodingFailed(format: format, reason: "while choosing a decoder: this decoder does not read \(format.displayName) "
@@ -83,6 +81,19 @@ public struct VipsImageDecoder: Sendable {
                 throw .decodingFailed(format: format, reason: failure.reason(format: format, warnings: VipsErrorBuffer.warnings()))
             }
         }
+    }
+
+    /// Why `data` has no known format, with its first bytes; a PNG signature with a byte or two
+    /// damaged (a text-mode transfer turns its CR LF into LF) is called that.
+    static func unrecognised(_ data: Data) -> String {
+        guard !data.isEmpty else { return "the data is empty" }
+        let start = data.prefix(8).map { byte in (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true) }.joined(separator: " ")
+        let pngStart: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
+        if data.count >= 8, zip(data.prefix(4), pngStart).filter({ $0 != $1 }).count <= 1 {
+            return "the data starts like a PNG but its signature is damaged (its first bytes are \(start); "
+                + "a PNG's are 89 50 4E 47 0D 0A 1A 0A)"
+        }
+        return "the data is not in any known image format (its first bytes are \(start))"
     }
 
     /// Runs one step of a decode: a libvips failure in it becomes a `DecodingFailure` naming it.

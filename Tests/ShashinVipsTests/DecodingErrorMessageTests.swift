@@ -1,5 +1,6 @@
 // libvips exists only where Shashin decodes with it (Linux); elsewhere this file is empty.
 #if canImport(ShashinVips)
+import CVips
 import Foundation
 import ShashinCore
 @testable import ShashinVips
@@ -42,9 +43,10 @@ import Testing
         let (format, reason) = try #require(Self.failureReason(data), "\(name) decoded")
         #expect(!reason.contains("unknown libvips error") && !reason.contains(VipsError.noReason), "\(name): \(reason)")
         if ImageFormat(sniffing: data) == nil {
-            // xs1n0g01, xs2n0g01, xs4n0g01, xs7n0g01: a damaged signature is no PNG at all.
+            // xcrn0g04, xlfn0g04, xs1n0g01, xs2n0g01, xs4n0g01, xs7n0g01: a damaged signature.
             #expect(format == nil)
-            #expect(reason.hasPrefix("while recognising the format:") && reason.contains("first bytes are"), "\(name): \(reason)")
+            #expect(reason.hasPrefix("while recognising the format: the data starts like a PNG but its signature is damaged"),
+                    "\(name): \(reason)")
         } else {
             #expect(format == .png)
             #expect(Self.namesFormatAndStage(reason, .png), "\(name): \(reason)")
@@ -55,6 +57,29 @@ import Testing
     @Test func aPngWithABadHeaderChecksumQuotesLibpng() throws {
         let (_, reason) = try #require(Self.failureReason(try Fixtures.data("pngsuite/png/xhdn0g08.png")))
         #expect(reason == "while reading the PNG header: libpng said \"IHDR: CRC error\"")
+    }
+
+    @Test func aPngWhoseLineEndingsWereConvertedIsCalledADamagedPng() throws {
+        let (format, reason) = try #require(Self.failureReason(try Fixtures.data("pngsuite/png/xcrn0g04.png")))
+        #expect(format == nil)
+        #expect(reason == "while recognising the format: the data starts like a PNG but its signature is damaged "
+                + "(its first bytes are 89 50 4E 47 0D 0D 1A 0D; a PNG's are 89 50 4E 47 0D 0A 1A 0A)")
+    }
+
+    @Test func dataOfNoKnownFormatIsDescribedByItsFirstBytes() throws {
+        let (format, reason) = try #require(Self.failureReason(Data("<!DOCTYPE html>".utf8)))
+        #expect(format == nil)
+        #expect(reason == "while recognising the format: the data is not in any known image format (its first bytes are 3C 21 44 4F 43 54 59 50)")
+    }
+
+    /// A JPEG that decodes despite libjpeg's warnings leaves them in libvips' error buffer; the
+    /// next JPEG failure must not quote them as its own. (Other tests decoding at the same time
+    /// can only take lines away, never add this one.)
+    @Test func linesADecodeLeavesBehindAreNotTheNextFailuresReason() throws {
+        let token = "VipsJpeg: left behind by a decode that succeeded \(UInt64.random(in: 0...UInt64.max))"
+        try VipsErrorBuffer.decoding(.jpeg) { shashin_error_append(token) }
+        let lines = try VipsErrorBuffer.decoding(.jpeg) { VipsErrorBuffer.take() }
+        #expect(!lines.contains(token))
     }
 
     @Test func aPngWithADamagedImageChecksumFailsInItsPixels() throws {
