@@ -92,8 +92,8 @@ import Testing
     static func damagedFiles() throws -> [(name: String, format: ImageFormat, data: Data)] {
         let encoder = VipsImageEncoder()
         var files: [(String, ImageFormat, Data)] = []
-        for format in [ImageFormat.png, .jpeg, .webp, .gif] {
-            let source = format == .jpeg || format == .gif ? TestImages.quadrants(width: 120, height: 90)
+        for format in [ImageFormat.png, .jpeg, .webp, .gif, .avif] {
+            let source = format == .jpeg || format == .gif || format == .avif ? TestImages.quadrants(width: 120, height: 90)
                 : TestImages.gradient(width: 120, height: 90, alpha: true)
             let original = [UInt8](try encoder.encodeBitmap(source, as: format, quality: 0.9))
             for fraction in [0.3, 0.5, 0.8] {
@@ -124,7 +124,7 @@ import Testing
             }
         }
         // Enough of each format fail for the checks above to mean something.
-        for format in [ImageFormat.png, .jpeg, .webp, .gif] {
+        for format in [ImageFormat.png, .jpeg, .webp, .gif, .avif] {
             #expect(failures[format, default: 0] >= 5, "\(format): \(failures[format, default: 0]) failures")
         }
     }
@@ -137,7 +137,7 @@ import Testing
         let files = try Self.damagedFiles().filter { Self.failureReason($0.data, decoder: decoder) != nil }
         let alone = files.map { Self.failureReason($0.data, decoder: decoder)?.reason ?? "" }
         let domains: [ImageFormat: [String]] = [.png: ["vipspng", "pngload"], .jpeg: ["VipsJpeg", "jpegload"],
-                                                .webp: ["webp"], .gif: ["gifload", "nsgif"]]
+                                                .webp: ["webp"], .gif: ["gifload", "nsgif"], .avif: ["heif"]]
         let rounds = 6
         let reasons = Locked([String?](repeating: nil, count: files.count * rounds))
         DispatchQueue.concurrentPerform(iterations: files.count * rounds) { index in
