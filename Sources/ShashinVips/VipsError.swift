@@ -27,7 +27,7 @@ struct VipsError: Error {
     /// stops short (a body cut at a lying `Content-Length`) or is damaged.
     static let noReason = "libvips gave no reason: the data is probably truncated or damaged"
 
-    /// Reads and clears the whole vips error buffer, for use before any decode can run (start-up).
+    /// This thread's lines of the vips error buffer (see `VipsErrorBuffer.take`) in one sentence.
     static func takeMessage() -> String {
         VipsError(lines: VipsErrorBuffer.take()).message
     }

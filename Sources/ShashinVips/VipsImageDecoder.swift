@@ -14,7 +14,8 @@ import ShashinCore
 /// and any JPEG libjpeg-turbo alone does not decode cleanly, goes through libvips as before.
 ///
 /// Safe to call from many threads at once; each call is independent. Failures are
-/// `ImagePipelineError.decodingFailed` (with libvips' or libjpeg's message) or `.imageTooLarge`.
+/// `ImagePipelineError.decodingFailed`, whose reason names the format, the step that failed and
+/// what libvips, libpng or libjpeg said (or that they gave no reason), or `.imageTooLarge`.
 ///
 /// ```swift
 /// let bitmap = try VipsImageDecoder().decode(data, context: .init(format: .jpeg, thumbnail: .init(maxPixelSize: 256)))
