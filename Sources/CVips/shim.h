@@ -264,6 +264,22 @@ static inline int shashin_write_to_buffer(VipsImage *in, void *buf, size_t size)
     return result;
 }
 
+/* Computes every pixel of `in` on the calling thread, 16 rows at a time, keeping none: reads an
+ * image only for what its loader says on the way (see shashin_warnings_begin). */
+static inline int shashin_read_through(VipsImage *in) {
+    const int width = vips_image_get_width(in), height = vips_image_get_height(in);
+    VipsRegion *region = vips_region_new(in);
+    if (!region) return -1;
+    int result = 0;
+    for (int top = 0; result == 0 && top < height; top += 16) {
+        VipsRect rect = { 0, top, width, VIPS_MIN(16, height - top) };
+        if (vips_region_prepare(region, &rect)) result = -1;
+    }
+    g_object_unref(region);
+    vips_thread_shutdown();
+    return result;
+}
+
 /* ---- savers (output is g_malloc'ed: release it with g_free) ---- */
 
 static inline int shashin_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality) {

@@ -76,12 +76,31 @@ public struct VipsImageDecoder: Sendable {
             } catch let error as ImagePipelineError {
                 throw error
             } catch let failure as DecodingFailure {
-                throw .decodingFailed(format: format, reason: failure.reason(format: format, warnings: VipsErrorBuffer.warnings()))
+                var warnings = VipsErrorBuffer.warnings()
+                if warnings.isEmpty, format == .png, failure.stage == .pixels {
+                    warnings = Self.libpngWordsFromSequentialRead(data, loader: loader)
+                }
+                throw .decodingFailed(format: format, reason: failure.reason(format: format, warnings: warnings))
             } catch {
                 let failure = DecodingFailure(stage: .pixels, libvipsLines: [String(describing: error)])
                 throw .decodingFailed(format: format, reason: failure.reason(format: format, warnings: VipsErrorBuffer.warnings()))
             }
         }
+    }
+
+    /// libpng's words for a PNG whose pixels failed without leaving any on this thread: a load
+    /// with random access (to turn the image upright) decodes on a vips worker thread, whose
+    /// warnings are not kept. Reads the data again, sequentially on this thread and keeping no
+    /// pixels, only for what libpng says; not for an interlaced PNG, which libvips would read whole.
+    private static func libpngWordsFromSequentialRead(_ data: Data, loader: VipsLoader) -> [String] {
+        guard data.count > 28, data[data.startIndex + 28] == 0 else { return [] }
+        data.withUnsafeBytes { bytes in
+            _ = try? VipsImageScope.with { scope in
+                let image = try scope.make { loader.load(bytes, access: VIPS_ACCESS_SEQUENTIAL, into: $0) }
+                if shashin_read_through(image) != 0 { _ = VipsErrorBuffer.take() }
+            }
+        }
+        return VipsErrorBuffer.warnings()
     }
 
     /// Why `data` has no known format, with its first bytes; a PNG signature with a byte or two

@@ -10,10 +10,10 @@ import Testing
 /// under it said (or that it said nothing), on its own and with many decodes failing at once.
 @Suite struct DecodingErrorMessages {
     /// The reason of the `decodingFailed` that decoding `data` throws, or `nil` when it decodes.
-    static func failureReason(_ data: Data, decoder: VipsImageDecoder = VipsImageDecoder(),
+    static func failureReason(_ data: Data, decoder: VipsImageDecoder = VipsImageDecoder(), thumbnail: ThumbnailOptions? = nil,
                               sourceLocation: SourceLocation = #_sourceLocation) -> (format: ImageFormat?, reason: String)? {
         do {
-            _ = try decoder.decodeBitmap(data, context: .init(format: ImageFormat(sniffing: data)))
+            _ = try decoder.decodeBitmap(data, context: .init(format: ImageFormat(sniffing: data), thumbnail: thumbnail))
             return nil
         } catch {
             guard case .decodingFailed(let format, let reason) = error else {
@@ -165,6 +165,27 @@ import Testing
                         "\(name): \(reason), alone: \(alone[index % files.count])")
             }
         }
+    }
+
+    /// A PNG with an Exif orientation is read with random access, on a vips worker thread; its
+    /// libpng words are still quoted, with and without a thumbnail.
+    @Test(arguments: [nil, ThumbnailOptions(maxPixelSize: 20)])
+    func aDamagedPngTurnedUprightQuotesLibpng(thumbnail: ThumbnailOptions?) throws {
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + data
+            func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+            return bigEndian(UInt32(data.count)) + typed + bigEndian(UInt32(crc32(0, typed, uInt(typed.count))))
+        }
+        let png = [UInt8](try VipsImageEncoder().encodeBitmap(TestImages.gradient(width: 60, height: 40), as: .png, quality: 1))
+        // A big-endian TIFF header and one IFD entry: orientation (0x0112), SHORT, 6.
+        let exif: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0]
+        var file = Array(png.prefix(33)) + chunk("eXIf", exif) + Array(png.dropFirst(33))
+        let upright = try VipsImageDecoder().decodeBitmap(Data(file), context: .init(format: .png))
+        try #require(upright.width == 40 && upright.height == 60, "the eXIf orientation is applied")
+        let idat = try #require(file.indices.first { file[$0..<min($0 + 4, file.count)].elementsEqual("IDAT".utf8) })
+        file[idat + 20] ^= 0x55
+        let (_, reason) = try #require(Self.failureReason(Data(file), thumbnail: thumbnail))
+        #expect(reason.hasPrefix("while decoding the PNG pixels: libpng said \"IDAT: "), "\(reason)")
     }
 
     @Test func aChunkTypeOfLettersIsPrintedAsItIs() {
