@@ -45,8 +45,9 @@ struct DecodingFailure: Error {
         let name = format.displayName
         var said: [String] = []
         if !warnings.isEmpty {
-            let library = format == .png ? "libpng" : "libvips"
-            said.append("\(library) said \"\(warnings.joined(separator: "; "))\"")
+            // libvips 8.14 sends libpng's errors to its warnings; other loaders warn in their own words.
+            let source = format == .png ? "libpng said" : "libvips warned"
+            said.append("\(source) \"\(warnings.joined(separator: "; "))\"")
         }
         let lines = libvipsLines.filter { !warnings.contains($0) }
         if !lines.isEmpty {
