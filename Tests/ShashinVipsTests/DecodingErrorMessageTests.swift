@@ -76,6 +76,7 @@ import Testing
     /// next JPEG failure must not quote them as its own. (Other tests decoding at the same time
     /// can only take lines away, never add this one.)
     @Test func linesADecodeLeavesBehindAreNotTheNextFailuresReason() throws {
+        try VipsRuntime.start() // vips_error needs libvips started
         let token = "VipsJpeg: left behind by a decode that succeeded \(UInt64.random(in: 0...UInt64.max))"
         try VipsErrorBuffer.decoding(.jpeg) { shashin_error_append(token) }
         let lines = try VipsErrorBuffer.decoding(.jpeg) { VipsErrorBuffer.take() }
