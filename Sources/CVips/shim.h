@@ -18,15 +18,89 @@
 
 /* ---- runtime ---- */
 
-static inline void shashin_ignore_log_message(const gchar *domain, GLogLevelFlags level,
-                                             const gchar *message, gpointer user_data) {
-    (void)domain; (void)level; (void)message; (void)user_data;
+/* libvips' warnings (GLib log domain "VIPS") never reach the host's stderr. They are also where
+ * libvips 8.14 puts the words of the libraries under it: its PNG loader reports every libpng
+ * error ("IHDR: CRC error", "Not a PNG file") as a warning and leaves its own error buffer empty
+ * (a failed header) or holding only "libpng read error" (failed pixels). So each thread keeps the
+ * warnings raised on it while it has asked to (between shashin_warnings_begin and
+ * shashin_warnings_end), and drops them otherwise.
+ *
+ * Thread-local, so concurrent decodes never see each other's words: the GLib handler runs on the
+ * thread that raised the warning, and a decode runs libvips on its calling thread (sequential
+ * loads are pulled by shashin_write_to_buffer there). A load with random access is read whole by
+ * a vips worker thread, whose warnings this does not see.
+ *
+ * Every function here keeps its state in the thread-local variable of shashin_thread_warnings,
+ * and every object file that calls them gets its own copy of that static inline code (Swift
+ * compiles each file to its own object): the handler registered by shashin_capture_vips_warnings
+ * and the begin/text/family/end calls must all come from one Swift file
+ * (ShashinVips/VipsErrorBuffer.swift). */
+typedef struct shashin_warnings {
+    int capturing;
+    int family;     /* the caller's own tag for what this thread is decoding (0: nothing) */
+    size_t length;
+    char text[2048];
+} shashin_warnings;
+
+static inline shashin_warnings *shashin_thread_warnings(void) {
+    static __thread shashin_warnings warnings;
+    return &warnings;
 }
 
-/* Drops libvips' own warnings (GLib domain "VIPS"): every failure they describe reaches the
- * caller as an error, and a library should not write to the host's stderr. */
-static inline void shashin_silence_vips_warnings(void) {
-    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, shashin_ignore_log_message, NULL);
+/* Appends `message` as one line; a message that does not fit is cut, later ones are dropped. */
+static inline void shashin_keep_log_message(const gchar *domain, GLogLevelFlags level,
+                                            const gchar *message, gpointer user_data) {
+    (void)domain; (void)level; (void)user_data;
+    shashin_warnings *warnings = shashin_thread_warnings();
+    if (!warnings->capturing || !message) return;
+    size_t room = sizeof warnings->text - warnings->length;
+    if (room < 2) return;
+    if (warnings->length > 0) {
+        warnings->text[warnings->length++] = '\n';
+        room--;
+    }
+    size_t count = strlen(message);
+    if (count > room - 1) count = room - 1;
+    memcpy(warnings->text + warnings->length, message, count);
+    warnings->length += count;
+    warnings->text[warnings->length] = '\0';
+}
+
+static inline void shashin_capture_vips_warnings(void) {
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, shashin_keep_log_message, NULL);
+}
+
+/* Starts keeping this thread's warnings, forgetting any kept before, and tags the thread with
+ * `family` (what it decodes) until shashin_warnings_end. */
+static inline void shashin_warnings_begin(int family) {
+    shashin_warnings *warnings = shashin_thread_warnings();
+    warnings->capturing = 1;
+    warnings->family = family;
+    warnings->length = 0;
+    warnings->text[0] = '\0';
+}
+
+/* The warnings kept on this thread since shashin_warnings_begin, one per line. */
+static inline const char *shashin_warnings_text(void) {
+    return shashin_thread_warnings()->text;
+}
+
+/* The tag given to shashin_warnings_begin on this thread, or 0 outside begin ... end. */
+static inline int shashin_warnings_family(void) {
+    shashin_warnings *warnings = shashin_thread_warnings();
+    return warnings->capturing ? warnings->family : 0;
+}
+
+static inline void shashin_warnings_end(void) {
+    shashin_warnings *warnings = shashin_thread_warnings();
+    warnings->capturing = 0;
+    warnings->family = 0;
+}
+
+/* Appends one line to the vips error buffer as it is (no domain is added): how a message taken
+ * from the buffer for one decode goes back for the decode it belongs to. */
+static inline void shashin_error_append(const char *line) {
+    vips_error(NULL, "%s", line);
 }
 
 /* ---- loaders (header is read at once, pixels only when the image is written) ---- */
@@ -186,6 +260,22 @@ static inline int shashin_write_to_buffer(VipsImage *in, void *buf, size_t size)
     /* Regions used on this (non-vips) thread leave spare pixel buffers in the thread's private
      * buffer cache. vips' own workers drop theirs when a job ends; do the same, so a thread
      * that decoded a large image does not keep its buffers until it exits. */
+    vips_thread_shutdown();
+    return result;
+}
+
+/* Computes every pixel of `in` on the calling thread, 16 rows at a time, keeping none: reads an
+ * image only for what its loader says on the way (see shashin_warnings_begin). */
+static inline int shashin_read_through(VipsImage *in) {
+    const int width = vips_image_get_width(in), height = vips_image_get_height(in);
+    VipsRegion *region = vips_region_new(in);
+    if (!region) return -1;
+    int result = 0;
+    for (int top = 0; result == 0 && top < height; top += 16) {
+        VipsRect rect = { 0, top, width, VIPS_MIN(16, height - top) };
+        if (vips_region_prepare(region, &rect)) result = -1;
+    }
+    g_object_unref(region);
     vips_thread_shutdown();
     return result;
 }

@@ -43,7 +43,7 @@ enum DirectJPEGDecoder {
         if header.width > 0, header.height > 0 {
             try context.checkPixelCount(width: Int(header.width), height: Int(header.height))
         }
-        guard headerRead else { return try failure(of: jpeg) }
+        guard headerRead else { return try failure(of: jpeg, stage: .header) }
 
         if let reason = unsupportedReason(header) { return .declined(reason: reason) }
         var orientation = 1
@@ -81,7 +81,7 @@ enum DirectJPEGDecoder {
                                          Self.filter, buffer.baseAddress, byteCount) != 0
             initialized = failed ? 0 : byteCount
         }
-        if failed { return try failure(of: jpeg) }
+        if failed { return try failure(of: jpeg, stage: .pixels) }
         return .decoded(Bitmap(width: target.width, height: target.height, pixels: pixels))
     }
 
@@ -103,11 +103,14 @@ enum DirectJPEGDecoder {
     }
 
     /// The outcome of a libjpeg failure: data that ends early fails the decode (libvips would
-    /// refuse it the same way); anything else goes to libvips.
-    private static func failure(of jpeg: UnsafeMutablePointer<shashin_jpeg>) throws(ImagePipelineError) -> Outcome {
+    /// refuse it the same way), its message naming `stage` and libjpeg's words; anything else
+    /// goes to libvips.
+    private static func failure(of jpeg: UnsafeMutablePointer<shashin_jpeg>, stage: DecodingFailure.Stage) throws(ImagePipelineError) -> Outcome {
         let message = String(cString: shashin_jpeg_get_message(jpeg))
         if shashin_jpeg_get_failure(jpeg) == SHASHIN_JPEG_INCOMPLETE {
-            throw .decodingFailed(format: .jpeg, reason: message.isEmpty ? "Incomplete JPEG data" : message)
+            let words = message.isEmpty ? "libjpeg-turbo stopped at the end of the data without a message: the data is truncated"
+                : "libjpeg-turbo said \"\(message)\""
+            throw .decodingFailed(format: .jpeg, reason: "while \(stage.description("JPEG")): \(words)")
         }
         return .declined(reason: "libjpeg: \(message)")
     }

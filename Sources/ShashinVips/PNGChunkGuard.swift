@@ -23,14 +23,15 @@ enum PNGChunkGuard {
         var inflatedSoFar = 0
         while offset + 12 <= bytes.count {
             let length = Int(readUInt32(bytes, at: offset))
-            let type = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset + 4..<offset + 8]), as: UTF8.self)
+            let typeBytes = UnsafeRawBufferPointer(rebasing: bytes[offset + 4..<offset + 8])
+            let type = String(decoding: typeBytes, as: UTF8.self)
             let dataStart = offset + 8
             // libpng allocates an ancillary chunk's declared length before reading it: a 545-byte
             // file declaring a 1.9 GB `iTXt` chunk asked for 1.9 GB (found by the decode fuzzer).
             // A chunk running past the end of the data is truncated or hostile either way.
             guard length <= bytes.count - dataStart - 4 else {
-                throw .decodingFailed(format: .png, reason: "The \(printable(type)) chunk declares \(length) bytes, "
-                                      + "more than the \(bytes.count - dataStart) left in the data: truncated or hostile")
+                throw .decodingFailed(format: .png, reason: "while checking the PNG chunks: the \(printable(typeBytes)) chunk declares "
+                                      + "\(length) bytes, more than the \(bytes.count - dataStart) left in the data: truncated or hostile")
             }
             if type == "IEND" { return }
             let data = UnsafeRawBufferPointer(rebasing: bytes[dataStart..<dataStart + length])
@@ -38,8 +39,8 @@ enum PNGChunkGuard {
                 let budget = min(perChunkLimit, totalLimit - inflatedSoFar)
                 let size = Int(shashin_zlib_inflated_size(stream.baseAddress, stream.count, budget))
                 if size > budget {
-                    throw .decodingFailed(format: .png, reason: "The \(type) chunk inflates to more than \(budget >> 20) MB "
-                                          + "(the limit for a PNG's compressed ancillary chunks): a decompression bomb")
+                    throw .decodingFailed(format: .png, reason: "while checking the PNG chunks: the \(type) chunk inflates to more than "
+                                          + "\(budget >> 20) MB (the limit for a PNG's compressed ancillary chunks): a decompression bomb")
                 }
                 inflatedSoFar += max(0, size)
             }
@@ -68,10 +69,18 @@ enum PNGChunkGuard {
         }
     }
 
-    /// A chunk type for an error message: its letters, or its bytes in hex when they are not letters.
-    private static func printable(_ type: String) -> String {
-        type.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("a"..."z").contains($0) }
-            ? type : type.utf8.map { String($0, radix: 16) }.joined(separator: " ")
+    /// A chunk type for an error message: its four ASCII letters (`iTXt`) when every byte is one,
+    /// otherwise every byte as two upper-case hex digits (`00 41 FF 0A`), so the text always says
+    /// exactly which bytes the file holds.
+    static func printable<Bytes: Collection<UInt8>>(_ type: Bytes) -> String {
+        let isLetter = { (byte: UInt8) in (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        guard type.allSatisfy(isLetter) else {
+            return type.map { byte in
+                let digits = String(byte, radix: 16, uppercase: true)
+                return byte < 0x10 ? "0" + digits : digits
+            }.joined(separator: " ")
+        }
+        return String(decoding: type, as: UTF8.self)
     }
 
     private static func readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {

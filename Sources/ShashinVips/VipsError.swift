@@ -1,30 +1,34 @@
 import Foundation
 import CVips
 
-/// A libvips call failed; `message` is what vips wrote into its error buffer.
+/// A libvips call failed; `lines` are what vips wrote into its error buffer for it (possibly none).
 struct VipsError: Error {
-    let message: String
+    let lines: [String]
 
-    /// Fails with the current text of the vips error buffer, which it clears.
+    init(lines: [String]) {
+        self.lines = lines
+    }
+
+    init(message: String) {
+        lines = [message]
+    }
+
+    /// The lines in one sentence, or `noReason` when vips left none.
+    var message: String {
+        lines.isEmpty ? Self.noReason : lines.joined(separator: "; ")
+    }
+
+    /// Fails with this thread's lines of the vips error buffer (see `VipsErrorBuffer.take`).
     static func fromBuffer() -> VipsError {
-        VipsError(message: takeMessage())
+        VipsError(lines: VipsErrorBuffer.take())
     }
 
     /// What a failure without a message says: libvips fails silently most often on data that
     /// stops short (a body cut at a lying `Content-Length`) or is damaged.
-    static let noReason = "libvips failed without a reason: the data is probably truncated or damaged"
+    static let noReason = "libvips gave no reason: the data is probably truncated or damaged"
 
-    /// Reads and clears the vips error buffer.
-    ///
-    /// The buffer is global to the process, so with several decodes at once a message can
-    /// belong to another call: the text is best-effort, only the failure itself is certain.
+    /// This thread's lines of the vips error buffer (see `VipsErrorBuffer.take`) in one sentence.
     static func takeMessage() -> String {
-        guard let copy = vips_error_buffer_copy() else { return Self.noReason }
-        defer { g_free(copy) }
-        let lines = String(cString: copy)
-            .split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
-        return lines.isEmpty ? Self.noReason : lines.joined(separator: "; ")
+        VipsError(lines: VipsErrorBuffer.take()).message
     }
 }

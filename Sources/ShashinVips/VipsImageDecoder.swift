@@ -14,7 +14,8 @@ import ShashinCore
 /// and any JPEG libjpeg-turbo alone does not decode cleanly, goes through libvips as before.
 ///
 /// Safe to call from many threads at once; each call is independent. Failures are
-/// `ImagePipelineError.decodingFailed` (with libvips' or libjpeg's message) or `.imageTooLarge`.
+/// `ImagePipelineError.decodingFailed`, whose reason names the format, the step that failed and
+/// what libvips, libpng or libjpeg said (or that they gave no reason), or `.imageTooLarge`.
 ///
 /// ```swift
 /// let bitmap = try VipsImageDecoder().decode(data, context: .init(format: .jpeg, thumbnail: .init(maxPixelSize: 256)))
@@ -44,34 +45,85 @@ public struct VipsImageDecoder: Sendable {
     /// corrupt data throws rather than returning part of an image.
     public func decodeBitmap(_ data: Data, context: ImageDecodingContext) throws(ImagePipelineError) -> Bitmap {
         guard let format = ImageFormat(sniffing: data) else {
-            throw .decodingFailed(format: nil, reason: "The data is not in any known image format")
+            throw .decodingFailed(format: nil, reason: "while recognising the format: " + Self.unrecognised(data))
         }
         guard let loader = VipsLoader(format: format) else {
-            throw .decodingFailed(format: format, reason: "libvips decoding of \(format) is not supported by this decoder")
+            throw .decodingFailed(format: format, reason: "while choosing a decoder: this decoder does not read \(format.displayName) "
+                                  + "(it reads JPEG, PNG, WebP, GIF, HEIC and AVIF)")
         }
-        do {
-            try VipsRuntime.start()
-            if format == .heic || format == .avif, !VipsRuntime.canLoadHEIF {
-                throw ImagePipelineError.decodingFailed(format: format, reason: VipsRuntime.missingHEIFReason)
-            }
-            let (bitmap, frameCount) = try data.withUnsafeBytes { bytes in
-                if format == .jpeg, decodesJPEGDirectly,
-                   case .decoded(let bitmap) = try DirectJPEGDecoder.decode(bytes, context: context) {
-                    return (bitmap, 1)
+        return try VipsErrorBuffer.decoding(format) { () throws(ImagePipelineError) -> Bitmap in
+            do {
+                do throws(VipsError) {
+                    try VipsRuntime.start()
+                } catch {
+                    throw ImagePipelineError.decodingFailed(format: format, reason: "while starting libvips: \(error.message)")
                 }
-                if format == .png { try PNGChunkGuard.check(bytes) }
-                return try Self.decode(bytes, loader: loader, context: context)
+                if format == .heic || format == .avif, !VipsRuntime.canLoadHEIF {
+                    throw ImagePipelineError.decodingFailed(format: format, reason: "while choosing a decoder: \(VipsRuntime.missingHEIFReason)")
+                }
+                let (bitmap, frameCount) = try data.withUnsafeBytes { bytes in
+                    if format == .jpeg, decodesJPEGDirectly,
+                       case .decoded(let bitmap) = try DirectJPEGDecoder.decode(bytes, context: context) {
+                        return (bitmap, 1)
+                    }
+                    if format == .png { try PNGChunkGuard.check(bytes) }
+                    return try Self.decode(bytes, loader: loader, context: context)
+                }
+                guard frameCount > 1, format == .gif || format == .webp else { return bitmap }
+                var animated = bitmap
+                animated.animation = ImageAnimation(format: format, frameCount: frameCount, data: data)
+                return animated
+            } catch let error as ImagePipelineError {
+                throw error
+            } catch let failure as DecodingFailure {
+                var warnings = VipsErrorBuffer.warnings()
+                if warnings.isEmpty, format == .png, failure.stage == .pixels {
+                    warnings = Self.libpngWordsFromSequentialRead(data, loader: loader)
+                }
+                throw .decodingFailed(format: format, reason: failure.reason(format: format, warnings: warnings))
+            } catch {
+                let failure = DecodingFailure(stage: .pixels, libvipsLines: [String(describing: error)])
+                throw .decodingFailed(format: format, reason: failure.reason(format: format, warnings: VipsErrorBuffer.warnings()))
             }
-            guard frameCount > 1, format == .gif || format == .webp else { return bitmap }
-            var animated = bitmap
-            animated.animation = ImageAnimation(format: format, frameCount: frameCount, data: data)
-            return animated
-        } catch let error as ImagePipelineError {
-            throw error
+        }
+    }
+
+    /// libpng's words for a PNG whose pixels failed without leaving any on this thread: a load
+    /// with random access (to turn the image upright) decodes on a vips worker thread, whose
+    /// warnings are not kept. Reads the data again, sequentially on this thread and keeping no
+    /// pixels, only for what libpng says; not for an interlaced PNG, which libvips would read whole.
+    private static func libpngWordsFromSequentialRead(_ data: Data, loader: VipsLoader) -> [String] {
+        guard data.count > 28, data[data.startIndex + 28] == 0 else { return [] }
+        data.withUnsafeBytes { bytes in
+            _ = try? VipsImageScope.with { scope in
+                let image = try scope.make { loader.load(bytes, access: VIPS_ACCESS_SEQUENTIAL, into: $0) }
+                if shashin_read_through(image) != 0 { _ = VipsErrorBuffer.take() }
+            }
+        }
+        return VipsErrorBuffer.warnings()
+    }
+
+    /// Why `data` has no known format, with its first bytes; a PNG signature with a byte or two
+    /// damaged (a text-mode transfer turns its CR LF into LF) is called that.
+    static func unrecognised(_ data: Data) -> String {
+        guard !data.isEmpty else { return "the data is empty" }
+        let start = data.prefix(8).map { byte in (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true) }.joined(separator: " ")
+        let pngStart: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
+        if data.count >= 8, zip(data.prefix(4), pngStart).filter({ $0 != $1 }).count <= 1 {
+            return "the data starts like a PNG but its signature is damaged (its first bytes are \(start); "
+                + "a PNG's are 89 50 4E 47 0D 0A 1A 0A)"
+        }
+        return "the data is not in any known image format (its first bytes are \(start))"
+    }
+
+    /// Runs one step of a decode: a libvips failure in it becomes a `DecodingFailure` naming it.
+    private static func during<T>(_ stage: DecodingFailure.Stage, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
         } catch let error as VipsError {
-            throw .decodingFailed(format: format, reason: error.message)
-        } catch {
-            throw .decodingFailed(format: format, reason: String(describing: error))
+            throw DecodingFailure(stage: stage, libvipsLines: error.lines)
+        } catch let error as VipsProcessingError {
+            throw DecodingFailure(stage: stage, libvipsLines: [String(describing: error)])
         }
     }
 
@@ -85,7 +137,7 @@ public struct VipsImageDecoder: Sendable {
     /// bitmap and the number of frames (pages) the file holds.
     private static func decode(_ bytes: UnsafeRawBufferPointer, loader: VipsLoader, context: ImageDecodingContext) throws -> (Bitmap, Int) {
         try VipsImageScope.with { scope in
-            let header = try scope.make { loader.load(bytes, access: VIPS_ACCESS_SEQUENTIAL, into: $0) }
+            let header = try during(.header) { try scope.make { loader.load(bytes, access: VIPS_ACCESS_SEQUENTIAL, into: $0) } }
             let width = Int(vips_image_get_width(header))
             let height = Int(vips_image_get_height(header))
             try context.checkPixelCount(width: width, height: height)
@@ -104,29 +156,32 @@ public struct VipsImageDecoder: Sendable {
             var image = header
             if shrinksWhole {
                 let whole = orientation == 1 ? header
-                    : try scope.make { loader.load(bytes, access: VIPS_ACCESS_RANDOM, into: $0) }
+                    : try during(.reopen) { try scope.make { loader.load(bytes, access: VIPS_ACCESS_RANDOM, into: $0) } }
                 let shrunk = try shrinkWhole(whole, in: scope, upright: upright, to: target)
                 return (shrunk, frameCount)
             }
             if target != upright {
                 let scale = max(Double(target.width) / Double(upright.width), Double(target.height) / Double(upright.height))
                 if loader.shrinksOnLoad(scale: scale) {
-                    image = try scope.make { loader.load(bytes, access: VIPS_ACCESS_SEQUENTIAL, scale: scale, into: $0) }
+                    image = try during(.shrinkOnLoad) { try scope.make { loader.load(bytes, access: VIPS_ACCESS_SEQUENTIAL, scale: scale, into: $0) } }
                 }
                 let source = image
-                image = try scope.make { shashin_thumbnail_image(source, $0, Int32(target.width), Int32(target.height)) }
+                image = try during(.thumbnail) { try scope.make { shashin_thumbnail_image(source, $0, Int32(target.width), Int32(target.height)) } }
             } else if orientation != 1 {
                 // Turning or flipping reads rows out of order, which a sequential load refuses
                 // ("out of order read"): load for random access (vips buffers the pixels).
-                image = try scope.make { loader.load(bytes, access: VIPS_ACCESS_RANDOM, into: $0) }
+                image = try during(.reopen) { try scope.make { loader.load(bytes, access: VIPS_ACCESS_RANDOM, into: $0) } }
             }
-            image = try scope.uprightRGBA8(image)
+            let converted = image
+            image = try during(.conversion) { try scope.uprightRGBA8(converted) }
             if Int(vips_image_get_width(image)) != target.width || Int(vips_image_get_height(image)) != target.height {
                 // Resampling rounds each side on its own; never let that leak out as a size
                 // other than the one asked for.
-                image = try scope.make { shashin_embed_copy(image, $0, Int32(target.width), Int32(target.height)) }
+                let resized = image
+                image = try during(.thumbnail) { try scope.make { shashin_embed_copy(resized, $0, Int32(target.width), Int32(target.height)) } }
             }
-            return (try scope.bitmap(from: image), frameCount)
+            let final = image
+            return (try during(.pixels) { try scope.bitmap(from: final) }, frameCount)
         }
     }
 
@@ -184,16 +239,21 @@ public struct VipsImageDecoder: Sendable {
     /// operations. An image without alpha is shrunk straight from RGB.
     private static func shrinkWhole(_ image: VipsImagePointer, in scope: VipsImageScope, upright: (width: Int, height: Int),
                                     to target: (width: Int, height: Int)) throws -> Bitmap {
-        let srgb = try scope.uprightSRGB8(image)
+        let srgb = try during(.conversion) { try scope.uprightSRGB8(image) }
         if vips_image_get_bands(srgb) == 3 {
-            let rgb = try scope.bytes(from: srgb)
-            return try rgb.withUnsafeBytes { rgb throws(VipsProcessingError) in
-                try VipsProcessing.shrinkRGB(rgb, width: upright.width, height: upright.height, toWidth: target.width,
-                                             height: target.height, boxGap: 2)
+            let rgb = try during(.pixels) { try scope.bytes(from: srgb) }
+            return try during(.thumbnail) {
+                try rgb.withUnsafeBytes { rgb throws(VipsProcessingError) in
+                    try VipsProcessing.shrinkRGB(rgb, width: upright.width, height: upright.height, toWidth: target.width,
+                                                 height: target.height, boxGap: 2)
+                }
             }
         }
-        let full = try scope.bitmap(from: scope.fourBands(srgb))
-        return try VipsProcessing.resize(full, width: target.width, height: target.height, directShrinkLimit: .max, boxGap: 2)
+        let four = try during(.conversion) { try scope.fourBands(srgb) }
+        let full = try during(.pixels) { try scope.bitmap(from: four) }
+        return try during(.thumbnail) {
+            try VipsProcessing.resize(full, width: target.width, height: target.height, directShrinkLimit: .max, boxGap: 2)
+        }
     }
 }
 

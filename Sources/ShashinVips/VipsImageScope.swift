@@ -21,7 +21,7 @@ final class VipsImageScope {
     }
 
     /// Runs one vips operation that writes a new image to its `out` argument, and keeps that
-    /// image until the scope ends. Throws the vips error buffer's text when the operation fails.
+    /// image until the scope ends. Throws the operation's lines of the vips error buffer when it fails.
     func make(_ operation: (UnsafeMutablePointer<VipsImagePointer?>) -> Int32) throws(VipsError) -> VipsImagePointer {
         var out: VipsImagePointer?
         let status = operation(&out)

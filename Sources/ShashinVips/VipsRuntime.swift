@@ -16,7 +16,7 @@ enum VipsRuntime {
         vips_cache_set_max(0)
         vips_cache_set_max_mem(0)
         vips_cache_set_max_files(0)
-        shashin_silence_vips_warnings()
+        VipsErrorBuffer.installWarningHandler()
         return nil
     }()
 
