@@ -118,18 +118,17 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
         let task = session.dataTask(with: request)
         // The total limit, enforced here: URLSession's own does not end a task stuck where
         // libcurl is not waiting for bytes (an unanswered challenge on Linux never completes).
-        let deadline = DispatchWorkItem {
-            transfer.expire()
-            task.cancel()
-        }
-        defer { deadline.cancel() }
+        let deadline = totalTimeout.isFinite && totalTimeout > 0
+            ? TransferDeadline(seconds: totalTimeout) {
+                transfer.expire()
+                task.cancel()
+            }
+            : nil
+        defer { deadline?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.begin(continuation)
                 delegate.register(transfer, for: task)
-                if totalTimeout.isFinite, totalTimeout > 0 {
-                    DispatchQueue.global().asyncAfter(deadline: .now() + totalTimeout, execute: deadline)
-                }
                 task.resume()
             }
         } onCancel: {
