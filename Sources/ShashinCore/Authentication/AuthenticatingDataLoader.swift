@@ -20,6 +20,10 @@ import FoundationNetworking
 /// never over `http` for a challenge that came over `https`. A request that carries its own
 /// `Authorization` is passed through untouched.
 ///
+/// It sees statuses through the base loader's `loadResponse`, which must deliver a 401 with its
+/// header fields (both built-in loaders do); `loadData` then turns any status outside 2xx into
+/// `httpStatus`, after that body was read (within `maxBytes`).
+///
 /// ```swift
 /// let loader = AuthenticatingDataLoader(wrapping: URLSessionDataLoader(),
 ///                                       credentials: ["photos.example.com": Credential(user: "ann", password: "secret")])
