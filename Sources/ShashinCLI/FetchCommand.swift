@@ -32,6 +32,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     @OptionGroup var loader: LoaderOption
 
+    @OptionGroup var user: UserOption
+
     func validate() throws {
         guard let url = URL(string: url), url.scheme != nil else {
             throw ValidationError("Not a URL: \(self.url)")
@@ -46,7 +48,8 @@ struct FetchCommand: AsyncParsableCommand {
         var configuration = ImagePipeline.Configuration()
         configuration.allowedSchemes.insert("file")
         if let decodeBudget { configuration.decodeMemoryBudget = DecodeMemoryBudget(bytes: decodeBudget << 20) }
-        configuration.dataLoader = loader.make(destinationPolicy: refuseInternalAddresses ? .publicAddressesOnly : .unrestricted)
+        configuration.dataLoader = user.wrap(loader.make(destinationPolicy: refuseInternalAddresses ? .publicAddressesOnly : .unrestricted),
+                                             for: url)
         let pipeline = ImagePipeline(configuration: configuration)
         let request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maxPixelSize: $0) })
         do {
@@ -55,12 +58,14 @@ struct FetchCommand: AsyncParsableCommand {
             print("\(url.absoluteString): \(width)×\(height), from \(Self.origin(of: response, url: url)), "
                   + String(format: "%.1f ms (network %.1f, decode %.1f)", response.timings.total * 1000,
                            response.timings.network * 1000, response.timings.decode * 1000))
+            UserOption.report(configuration.dataLoader)
             if let output, let options {
                 let data = try PlatformImageEncoder().encode(response.image, options: options)
                 try data.write(to: URL(fileURLWithPath: output))
                 print("wrote \(output) (\(options), \(data.count) bytes)")
             }
         } catch {
+            UserOption.report(configuration.dataLoader)
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(1)
         }

@@ -30,6 +30,8 @@ struct HTTPGetCommand: AsyncParsableCommand {
 
     @OptionGroup var loader: LoaderOption
 
+    @OptionGroup var user: UserOption
+
     @Option(help: "The cache policy: \(HTTPCachePolicy.allCases.map(\.rawValue).joined(separator: ", ")).")
     var policy: HTTPCachePolicy = .useProtocolCachePolicy
 
@@ -60,7 +62,7 @@ struct HTTPGetCommand: AsyncParsableCommand {
         options.servesStaleOnError = staleOnError
         options.staleWhileRevalidate = staleWhileRevalidate
         let storage = try folder.open()
-        let cache = HTTPCache(loader: loader.make(), storage: storage, options: options)
+        let cache = HTTPCache(loader: user.wrap(loader.make(), for: target), storage: storage, options: options)
         do {
             let answer = try await cache.response(for: request, policy: policy)
             print("HTTP \(answer.statusCode) \(HTTPURLResponse.localizedString(forStatusCode: answer.statusCode))")
@@ -69,6 +71,7 @@ struct HTTPGetCommand: AsyncParsableCommand {
             print("")
             print("source: \(answer.source.rawValue)\(answer.isStale ? " (stale)" : "")")
             print("body: \(answer.data.count) bytes")
+            UserOption.report(cache.loader)
             for error in answer.storageErrors { print("cache error: \(error)") }
             if let output {
                 try answer.data.write(to: URL(fileURLWithPath: output))

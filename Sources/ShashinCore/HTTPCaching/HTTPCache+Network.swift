@@ -61,10 +61,12 @@ extension HTTPCache {
         if (500..<600).contains(http.statusCode), let stored, mayServeStaleOnError(stored.response, requestHeaders: exchange.headers) {
             return serve(stored, url: url, source: .cache, errors: errors, forceStale: true)
         }
-        if mayStore(status: http.statusCode, requestHeaders: exchange.headers, responseHeaders: responseHeaders) {
+        let credential = credential(of: exchange.headers, url: url)
+        if mayStore(status: http.statusCode, requestHeaders: exchange.headers, responseHeaders: responseHeaders,
+                    authenticated: credential != nil) {
             var response = StoredResponse(status: http.statusCode, headers: Self.storedHeaders(responseHeaders),
                                           requestHeaders: exchange.headers, requestTime: requestTime, responseTime: responseTime)
-            response.credential = Self.credential(of: exchange.headers)
+            response.credential = credential
             let metadata = Self.metadata(of: response)
             let key = exchange.key
             do { try await offThePool { [storage] in try storage.store(data, metadata: metadata, forKey: key) } } catch { errors.append(error) }
@@ -132,7 +134,8 @@ extension HTTPCache {
     /// §3 with the app's options: may this response be stored? A status outside 2xx is stored only
     /// when it can ever be used (a freshness lifetime or a validator): a bare 404 must not replace
     /// a good stored image that an offline policy could still show.
-    func mayStore(status: Int, requestHeaders: HTTPHeaders, responseHeaders: HTTPHeaders) -> Bool {
+    /// `authenticated`: the request went with credentials, its own or the loader's.
+    func mayStore(status: Int, requestHeaders: HTTPHeaders, responseHeaders: HTTPHeaders, authenticated: Bool = false) -> Bool {
         guard rules.isStorable(method: "GET", requestHeaders: requestHeaders, status: status, responseHeaders: responseHeaders)
         else { return false }
         if !(200..<300).contains(status) {
@@ -144,7 +147,7 @@ extension HTTPCache {
         guard options.isShared else { return true }
         let control = CacheControl(headers: responseHeaders)
         if control.isPrivate { return false }
-        if requestHeaders.contains("Authorization") {
+        if authenticated || requestHeaders.contains("Authorization") {
             return control.isPublic || control.mustRevalidate || control.sharedMaxAge != nil
         }
         return true

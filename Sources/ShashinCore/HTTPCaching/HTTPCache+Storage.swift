@@ -27,7 +27,7 @@ extension HTTPCache {
             return nil
         }
         guard entry.data.count <= maxBytes,
-              response.credential == Self.credential(of: headers),
+              response.credential == credential(of: headers, url: URL(string: key)),
               rules.varyMatches(response, requestHeaders: headers) else { return nil }
         return StoredEntry(response: response, data: entry.data, metadata: metadata)
     }
@@ -72,6 +72,15 @@ extension HTTPCache {
     static let notStored: Set<String> = [
         "connection", "keep-alive", "te", "transfer-encoding", "upgrade", "set-cookie", "set-cookie2",
     ]
+
+    /// Whom a request is made as, for the stored response's key: a digest of its own
+    /// `Authorization`, else, when the loader answers challenges, of the credential it sends to
+    /// the URL's origin (never the credential itself); `nil` for neither.
+    func credential(of headers: HTTPHeaders, url: URL?) -> String? {
+        if let own = Self.credential(of: headers) { return own }
+        guard let url, let authenticating = loader as? AuthenticatingDataLoader else { return nil }
+        return authenticating.session.cacheIdentity(for: url)
+    }
 
     /// A digest of the request's `Authorization` (FNV-1a, 64 bits), or `nil` without one.
     static func credential(of headers: HTTPHeaders) -> String? {

@@ -44,9 +44,14 @@ struct StoredResponse: Sendable, Equatable, Codable {
 
     /// All field lines of `name` combined, with runs of whitespace collapsed and trimmed around
     /// commas, so that `"gzip,  br"` and `"gzip, br"` compare equal (§4.1).
+    /// `Authorization` (and `Proxy-Authorization`) are kept as a digest: a password or Digest
+    /// response never reaches the metadata.
     static func normalisedValue(_ headers: HTTPHeaders, _ name: String) -> String? {
         let values = headers.values(for: name)
         guard !values.isEmpty else { return nil }
+        if name.lowercased().hasSuffix("authorization") {
+            return "sha256:" + DigestAlgorithm.sha256.hash(values.joined(separator: ","))
+        }
         return values
             .flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }

@@ -177,6 +177,7 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, @unc
             task.cancel()
             return
         }
+        let request = Self.withoutCredentials(request, unlessSameOriginAs: response.url)
         guard destinationPolicy.refusesInternalAddresses, let url = request.url else {
             completionHandler(request)
             return
@@ -193,6 +194,15 @@ final class URLSessionDataLoaderDelegate: NSObject, URLSessionDataDelegate, @unc
                 task.cancel()
             }
         }
+    }
+
+    /// Credentials meant for one origin do not follow a redirect to another: `request` without
+    /// `Authorization`, `Cookie` and `Proxy-Authorization` when its origin is not `previous`'s.
+    static func withoutCredentials(_ request: URLRequest, unlessSameOriginAs previous: URL?) -> URLRequest {
+        guard let target = request.url, Origin(target) != previous.flatMap(Origin.init) else { return request }
+        var stripped = request
+        for name in ["Authorization", "Cookie", "Proxy-Authorization"] { stripped.setValue(nil, forHTTPHeaderField: name) }
+        return stripped
     }
 
     /// Every challenge gets an answer (on Linux one left unanswered stalls the task for good):

@@ -146,7 +146,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
             return try fetched(from: answer, timings: ImageTimings())
         }
         guard case .passThrough(let urlRequest, _) = plan else { preconditionFailure("a plan without a cache is a download") }
-        let (data, response) = try await configuration.dataLoader.loadData(
+        let (data, response) = try await graph.dataLoader.loadData(
             for: urlRequest, maxBytes: configuration.maxResponseBytes, progress: progress)
         try Task.checkCancellation()
         if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {

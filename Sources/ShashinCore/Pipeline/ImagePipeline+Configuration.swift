@@ -70,6 +70,20 @@ extension ImagePipeline {
         public var allowedSchemes: Set<String> = ["http", "https"]
         /// Runs before every network request (add headers, sign URLs); may suspend. Default none.
         public var requestModifier: (@Sendable (URLRequest) async throws -> URLRequest)?
+        /// Answers HTTP authentication challenges (Basic, and Digest with MD5 or SHA-256): asked
+        /// once per protection space (origin, realm, scheme) when a server answers 401 with
+        /// `WWW-Authenticate`; `nil` from it fails the task with `httpStatus(401)`. Default none:
+        /// a challenge is that 401. See `AuthenticatingDataLoader` for what is sent where.
+        ///
+        /// ```swift
+        /// configuration.credentialProvider = { space in
+        ///     space.host == "photos.example.com" ? Credential(user: "ann", password: "secret") : nil
+        /// }
+        /// ```
+        public var credentialProvider: AuthenticatingDataLoader.CredentialProvider?
+        /// A fixed credential per host (lowercased), answering any challenge from that host ahead
+        /// of `credentialProvider`. Default none.
+        public var credentials: [String: Credential] = [:]
 
         /// A configuration with the given decoder for every format (and encoder), and every other default.
         public init(decoder: any ImageDecoding, encoder: (any ImageEncoding)? = nil) {

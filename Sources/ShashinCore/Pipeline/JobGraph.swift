@@ -11,6 +11,8 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
     let networkQueue: WorkQueue
     let decodeQueue: WorkQueue
     let processingQueue: WorkQueue
+    /// The configuration's loader, inside an `AuthenticatingDataLoader` when it has credentials.
+    let dataLoader: any DataLoading
     /// HTTP caching into the disk cache, when the configuration keeps originals on disk.
     let httpCache: HTTPCache?
     /// Where processed results are read from and written to disk (by `diskCachePolicy`).
@@ -23,6 +25,13 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
 
     init(configuration: ImagePipeline.Configuration) {
         self.configuration = configuration
+        let dataLoader: any DataLoading = if configuration.credentialProvider != nil || !configuration.credentials.isEmpty {
+            AuthenticatingDataLoader(wrapping: configuration.dataLoader, credentials: configuration.credentials,
+                                     provider: configuration.credentialProvider)
+        } else {
+            configuration.dataLoader
+        }
+        self.dataLoader = dataLoader
         networkQueue = WorkQueue(name: "network", maxConcurrent: configuration.maxConcurrentDownloads)
         decodeQueue = WorkQueue(name: "decode", maxConcurrent: configuration.maxConcurrentDecodes)
         processingQueue = WorkQueue(name: "processing", maxConcurrent: configuration.maxConcurrentProcessing)
@@ -34,13 +43,13 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
             }
         }
         if let disk = configuration.diskCache, configuration.diskCachePolicy.storesOriginals {
-            httpCache = HTTPCache(loader: configuration.dataLoader, storage: disk, options: configuration.httpCacheOptions,
+            httpCache = HTTPCache(loader: dataLoader, storage: disk, options: configuration.httpCacheOptions,
                                   now: { Date() }, backgroundSlot: slot)
         } else {
             httpCache = nil
         }
         if let disk = configuration.diskCache, configuration.diskCachePolicy.storesProcessed, let encoder = configuration.encoder {
-            let rules = httpCache ?? HTTPCache(loader: configuration.dataLoader, storage: disk, options: configuration.httpCacheOptions)
+            let rules = httpCache ?? HTTPCache(loader: dataLoader, storage: disk, options: configuration.httpCacheOptions)
             processedStore = ProcessedImageStore(storage: disk, encoder: encoder, decoder: configuration.decoder,
                                                  quality: configuration.encodingQuality, maxPixelCount: configuration.maxPixelCount,
                                                  memoryBudget: configuration.decodeMemoryBudget, http: rules)

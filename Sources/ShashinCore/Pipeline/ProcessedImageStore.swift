@@ -43,8 +43,8 @@ final class ProcessedImageStore: Sendable {
     }
 
     /// The storage key: never a URL alone, so it cannot meet an original's; credentials included.
-    static func key(for request: ImageRequest, cacheKey: ImageCacheKey) -> String {
-        let credential = HTTPCache.credential(of: HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:]))
+    func key(for request: ImageRequest, cacheKey: ImageCacheKey) -> String {
+        let credential = http.credential(of: HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:]), url: request.urlRequest.url)
         return "processed " + (credential.map { "[\($0)] " } ?? "") + cacheKey.description
     }
 
@@ -52,7 +52,7 @@ final class ProcessedImageStore: Sendable {
     /// original's HTTP metadata says it is too old for this request. A result that no longer
     /// decodes is removed.
     func image(for request: ImageRequest, cacheKey: ImageCacheKey) throws -> PlatformImage? {
-        let key = Self.key(for: request, cacheKey: cacheKey)
+        let key = key(for: request, cacheKey: cacheKey)
         guard let entry = try storage.entry(forKey: key) else { return nil }
         if let metadata = entry.metadata, let stored = HTTPCache.storedResponse(from: metadata) {
             let headers = HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:])
@@ -87,14 +87,16 @@ final class ProcessedImageStore: Sendable {
         var metadata: Data?
         if let http = urlResponse as? HTTPURLResponse {
             let responseHeaders = HTTPHeaders(response: http)
-            guard self.http.mayStore(status: http.statusCode, requestHeaders: headers, responseHeaders: responseHeaders) else { return }
+            let credential = self.http.credential(of: headers, url: request.urlRequest.url)
+            guard self.http.mayStore(status: http.statusCode, requestHeaders: headers, responseHeaders: responseHeaders,
+                                     authenticated: credential != nil) else { return }
             let now = self.http.now()
             var stored = StoredResponse(status: http.statusCode, headers: HTTPCache.storedHeaders(responseHeaders),
                                         requestHeaders: headers, requestTime: now, responseTime: now)
-            stored.credential = HTTPCache.credential(of: headers)
+            stored.credential = credential
             metadata = HTTPCache.metadata(of: stored)
         }
-        let key = Self.key(for: request, cacheKey: cacheKey)
+        let key = key(for: request, cacheKey: cacheKey)
         let format = Self.format(original: originalFormat, hasTransparency: image.mayHaveTransparency)
         let carried = UncheckedImage(image)
         let storedMetadata = metadata
