@@ -20,7 +20,7 @@ MEMORY_SUITES = DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory|Decod
 # Suites that start `shashin` processes (and kill them), in a process of their own: they load the
 # machine in bursts the socket tests' waits need not share. (The header flood holds the thread
 # libcurl shares between every URLSession of a process.)
-PROCESS_SUITES = DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests|SoakTests|HostileHeaderFloodTests
+PROCESS_SUITES = DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests|LiveToolAuthenticationTests|SoakTests|HostileHeaderFloodTests
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter ShashinCoreTests
