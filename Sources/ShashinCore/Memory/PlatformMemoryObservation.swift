@@ -1,6 +1,6 @@
 import Foundation
-#if canImport(UIKit) && !os(watchOS)
-import UIKit
+#if os(macOS)
+import Dispatch
 #endif
 
 /// What a `MemoryCache` follows on its own on Apple platforms: on iOS and tvOS, memory warnings
@@ -23,8 +23,8 @@ enum PlatformMemoryObservation {
 #if canImport(UIKit) && !os(watchOS)
 /// Trims a cache on `UIApplication`'s memory warning and background notifications.
 final class ApplicationMemoryObserver: Sendable {
-    // UIKit's constants for these names are main-actor isolated, and a cache may be created on
-    // any thread; the names' values are these strings.
+    // The core imports no UI framework, and UIKit's constants for these names are main-actor
+    // isolated while a cache may be created on any thread: the names' values are these strings.
     static let memoryWarning = Notification.Name("UIApplicationDidReceiveMemoryWarningNotification")
     static let didEnterBackground = Notification.Name("UIApplicationDidEnterBackgroundNotification")
 
