@@ -135,9 +135,16 @@ public final class MemoryPressureMonitor: Sendable {
     /// to call more than once. Do not call it from the monitor's own trim (it waits for that thread).
     public func stop() {
         let running = state.withLock { state -> (any MemoryPressureTrigger, DispatchSemaphore)? in
-            defer { if case .running = state { state = .stopped } else if case .idle = state { state = .stopped } }
-            guard case .running(let trigger, let finished) = state else { return nil }
-            return (trigger, finished)
+            switch state {
+            case .running(let trigger, let finished):
+                state = .stopped
+                return (trigger, finished)
+            case .idle:
+                state = .stopped // a stopped monitor does not start
+                return nil
+            case .unavailable, .stopped:
+                return nil
+            }
         }
         guard let (trigger, finished) = running else { return }
         trigger.cancel()
