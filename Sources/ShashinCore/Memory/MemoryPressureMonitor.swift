@@ -109,7 +109,12 @@ public final class MemoryPressureMonitor: Sendable {
             let finished = DispatchSemaphore(value: 0)
             state = .running(trigger, finished: finished)
             let thread = Thread { [trim, level, log, events, threadName, threadEnded] in
-                Thread.current.name = threadName // also the system's name for the thread (`top -H`, /proc)
+                Thread.current.name = threadName
+                #if os(Linux)
+                // Foundation names the system thread only when the new thread's handle is already
+                // stored, which races with the thread's start: name it here, where it runs.
+                try? Data(threadName.utf8).write(to: URL(fileURLWithPath: "/proc/thread-self/comm"))
+                #endif
                 loop: while true {
                     switch trigger.wait() {
                     case .pressure:
