@@ -148,8 +148,8 @@ public final class MemoryCache: ImageCaching, MemoryTrimming, @unchecked Sendabl
 
     /// Every trim from now on (requested, under pressure, on a memory warning, in the
     /// background), as it happens; each access is a new stream. Evictions that keep the cache
-    /// within its limits as images are stored are not trims. The stream finishes when the cache
-    /// is released.
+    /// within its limits as images are stored are not trims. A stream keeps the 16 newest trims
+    /// its consumer has not read yet. The stream finishes when the cache is released.
     ///
     /// ```swift
     /// for await trim in cache.trims { log("freed \(trim.freedCost) bytes (\(trim.reason))") }
