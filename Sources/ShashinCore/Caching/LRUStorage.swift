@@ -18,6 +18,7 @@ struct LRUStorage {
     var costLimit: Int
     var countLimit: Int
     var entryCostLimitRatio = 0.1
+    var backgroundTrimFraction = 0.1
     var timeToLive: TimeInterval?
     private(set) var entries: [ImageCacheKey: Node] = [:]
     private(set) var totalCost = 0

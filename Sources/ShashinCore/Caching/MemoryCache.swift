@@ -6,7 +6,13 @@ import Foundation
 /// ```swift
 /// configuration.memoryCache = MemoryCache(costLimit: 64 << 20)   // 64 MB of decoded pixels
 /// ```
-public final class MemoryCache: ImageCaching, @unchecked Sendable { // all state behind `lock`
+///
+/// It gives memory back on request (`trim(_:reason:)`, `trim(toCost:)`, `trim(toFraction:)`) and
+/// reports every trim on `trims`. On iOS and tvOS it empties itself on a memory warning and keeps
+/// `backgroundTrimFraction` of its bytes when the app goes to the background; on macOS it follows
+/// the system's memory-pressure events. On Linux, a `MemoryPressureMonitor` trims it under PSI
+/// memory pressure.
+public final class MemoryCache: ImageCaching, MemoryTrimming, @unchecked Sendable { // all state behind `lock`
     /// The most bytes of decoded images kept. Default: `MemoryCache.defaultCostLimit`.
     public var costLimit: Int {
         get { lock.withLock { $0.costLimit } }
@@ -29,13 +35,23 @@ public final class MemoryCache: ImageCaching, @unchecked Sendable { // all state
         set { lock.withLock { $0.timeToLive = newValue }; hasTimeToLive.withLock { $0 = newValue != nil } }
     }
 
+    /// The fraction of its bytes the cache keeps when an iOS or tvOS app goes to the background
+    /// (the most recently used first); default 0.1. Unused elsewhere.
+    public var backgroundTrimFraction: Double {
+        get { lock.withLock { $0.backgroundTrimFraction } }
+        set { lock.withLock { $0.backgroundTrimFraction = newValue } }
+    }
+
     private let lock: Locked<LRUStorage>
+    private let trimEvents = Broadcast<MemoryTrim>()
+    /// The app-lifecycle and memory-pressure observation on Apple platforms; `nil` elsewhere.
+    private let platformObservation = Locked<(any Sendable)?>(nil)
     private let hasTimeToLive: Locked<Bool>
     private let now: @Sendable () -> Date
 
     /// Creates a memory cache.
     /// - Parameters:
-    ///   - costLimit: bytes of decoded pixels to keep; default a fifth of physical memory, at most 512 MB.
+    ///   - costLimit: bytes of decoded pixels to keep; default `MemoryCache.defaultCostLimit`.
     ///   - countLimit: images to keep; default 10,000.
     ///   - timeToLive: seconds an entry stays valid; default `nil`, no expiry.
     ///   - clock: the current time, injectable for tests; default `Date()`.
@@ -44,15 +60,27 @@ public final class MemoryCache: ImageCaching, @unchecked Sendable { // all state
         self.lock = Locked(LRUStorage(costLimit: costLimit, countLimit: countLimit, timeToLive: timeToLive))
         self.hasTimeToLive = Locked(timeToLive != nil)
         self.now = clock
+        let observation = PlatformMemoryObservation.start(for: self)
+        platformObservation.withLock { $0 = observation }
     }
 
     // The LRU list links its nodes both ways; unlinking them lets them go.
-    deinit { lock.withLock { $0.removeAll() } }
+    deinit {
+        lock.withLock { $0.removeAll() }
+        trimEvents.finish()
+    }
 
-    /// A fifth of physical memory, capped at 512 MB.
+    /// A fifth of the process's memory budget, capped at 512 MB. The budget is
+    /// `ProcessMemoryBudget.current.bytes`: on Linux the cgroup's memory limit when one is set
+    /// below physical memory (a 512 MB container gets about 102 MB), else physical memory.
     public static var defaultCostLimit: Int {
-        let physical = ProcessInfo.processInfo.physicalMemory
-        return Int(min(physical / 5, 512 << 20))
+        defaultCostLimit(budget: ProcessMemoryBudget.current.bytes)
+    }
+
+    /// A fifth of `budget`, capped at 512 MB: the default cost limit for a process with `budget`
+    /// bytes of memory.
+    public static func defaultCostLimit(budget: UInt64) -> Int {
+        Int(min(budget / 5, 512 << 20))
     }
 
     /// The bytes currently held.
@@ -84,15 +112,49 @@ public final class MemoryCache: ImageCaching, @unchecked Sendable { // all state
         lock.withLock { $0.removeAll() }
     }
 
-    /// Evicts least recently used images until at most `cost` bytes remain.
-    public func trim(toCost cost: Int) {
-        lock.withLock { $0.trim(toCost: cost, toCount: .max) }
+    /// Evicts least recently used images down to `level`, then reports the trim on `trims`.
+    ///
+    /// ```swift
+    /// cache.trim(.fraction(0.25), reason: .requested)   // keep the most recent quarter of the bytes
+    /// ```
+    @discardableResult
+    public func trim(_ level: MemoryTrimLevel, reason: MemoryTrimReason = .requested) -> MemoryTrim {
+        let trim = lock.withLock { storage in
+            let costBefore = storage.totalCost, countBefore = storage.entries.count
+            switch level {
+            case .all: storage.removeAll()
+            case .fraction(let fraction):
+                let kept = fraction.isNaN ? 0 : min(max(fraction, 0), 1)
+                storage.trim(toCost: Int(Double(costBefore) * kept), toCount: .max)
+            case .cost(let cost): storage.trim(toCost: cost, toCount: .max)
+            case .count(let count): storage.trim(toCost: .max, toCount: count)
+            }
+            return MemoryTrim(level: level, reason: reason, costBefore: costBefore, costAfter: storage.totalCost,
+                              countBefore: countBefore, countAfter: storage.entries.count)
+        }
+        trimEvents.yield(trim) // outside the lock: a consumer may read the cache at once
+        return trim
     }
 
-    /// Evicts least recently used images until at most `count` remain.
-    public func trim(toCount count: Int) {
-        lock.withLock { $0.trim(toCost: .max, toCount: count) }
-    }
+    /// Evicts least recently used images until at most `cost` bytes remain; reported on `trims`.
+    public func trim(toCost cost: Int) { trim(.cost(cost)) }
+
+    /// Evicts least recently used images until at most `fraction` (0...1) of the bytes held now
+    /// remain; reported on `trims`.
+    public func trim(toFraction fraction: Double) { trim(.fraction(fraction)) }
+
+    /// Evicts least recently used images until at most `count` remain; reported on `trims`.
+    public func trim(toCount count: Int) { trim(.count(count)) }
+
+    /// Every trim from now on (requested, under pressure, on a memory warning, in the
+    /// background), as it happens; each access is a new stream. Evictions that keep the cache
+    /// within its limits as images are stored are not trims. A stream keeps the 16 newest trims
+    /// its consumer has not read yet. The stream finishes when the cache is released.
+    ///
+    /// ```swift
+    /// for await trim in cache.trims { log("freed \(trim.freedCost) bytes (\(trim.reason))") }
+    /// ```
+    public var trims: AsyncStream<MemoryTrim> { trimEvents.stream() }
 
     /// Runs `body` on the storage under the lock, for tests.
     func withStorage<R>(_ body: (inout LRUStorage) -> R) -> R { lock.withLock(body) }

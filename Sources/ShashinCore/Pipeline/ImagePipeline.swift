@@ -78,6 +78,24 @@ public final class ImagePipeline: Sendable {
         configuration.memoryCache?.removeAll()
     }
 
+    /// Gives memory back: trims the memory cache to `level` (its most recently used images
+    /// stay). A cache that is `MemoryTrimming` (as `MemoryCache` is) is trimmed and reports the
+    /// trim on its `trims` stream; any other cache is emptied. Returns the trim, or `nil` when the
+    /// cache is not `MemoryTrimming` or there is none.
+    ///
+    /// ```swift
+    /// pipeline.trimMemory(.fraction(0.5))   // keep the most recent half of the decoded bytes
+    /// pipeline.trimMemory()                 // .all: empty the memory cache
+    /// ```
+    @discardableResult
+    public func trimMemory(_ level: MemoryTrimLevel = .all, reason: MemoryTrimReason = .requested) -> MemoryTrim? {
+        switch configuration.memoryCache {
+        case let cache as any MemoryTrimming: return cache.trim(level, reason: reason)
+        case let cache?: cache.removeAll(); return nil
+        case nil: return nil
+        }
+    }
+
     /// Requests not yet finished (image tasks and data loads); 0 when idle.
     public var activeTaskCount: Int { graph.activeTaskCount }
 
