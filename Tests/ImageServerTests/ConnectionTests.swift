@@ -26,10 +26,14 @@ struct ConnectionTests {
     @Test func stopClosesIdleKeepAliveConnections() async throws {
         let server = ImageServer()
         try await server.start()
-        _ = try await fetch(server.url("/"), session: makeSession())
+        // The session lives to the end: a released URLSession closes its pooled connection, which
+        // would race the count below.
+        let session = makeSession()
+        _ = try await fetch(server.url("/"), session: session)
         #expect(server.openConnections == 1)
         await server.stop()
         #expect(server.openConnections == 0)
+        withExtendedLifetime(session) {}
     }
 
     @Test func sendsABodyWithoutALengthChunked() async throws {
