@@ -128,18 +128,14 @@ final class Authenticator: Sendable {
     static func hash(_ algorithm: Authentication.DigestAlgorithm, _ text: String) -> String {
         let bytes = Data(text.utf8)
         switch algorithm {
-        case .md5: return hex(Insecure.MD5.hash(data: bytes))
-        case .sha256: return hex(Crypto.SHA256.hash(data: bytes))
+        case .md5: return Hex.lowercase(Insecure.MD5.hash(data: bytes))
+        case .sha256: return Hex.lowercase(Crypto.SHA256.hash(data: bytes))
         }
-    }
-
-    private static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
     static func randomHex(byteCount: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        return hex((0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        return Hex.lowercase((0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
     private static func equalInConstantTime(_ a: Data, _ b: Data) -> Bool {

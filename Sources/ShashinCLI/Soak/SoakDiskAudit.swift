@@ -67,6 +67,6 @@ struct SoakDiskAudit: Sendable, Codable {
 
     /// SHA-256 of `data`, in hex.
     static func hexDigest(_ data: Data) -> String {
-        data.withUnsafeBytes { SHA256.digest($0) }.map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(data.withUnsafeBytes { SHA256.digest($0) })
     }
 }

@@ -21,17 +21,7 @@ enum DigestAlgorithm: String, Sendable, Hashable {
         case .md5: MD5.digest(Array(text.utf8))
         case .sha256: Array(text.utf8).withUnsafeBytes { SHA256.digest($0) }
         }
-        return Self.hex(digest)
+        return Hex.lowercase(digest)
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 }

@@ -48,7 +48,7 @@ struct DigestAuthorization: Sendable {
     /// A fresh client nonce: 16 random bytes in hex.
     static func makeClientNonce() -> String {
         var generator = SystemRandomNumberGenerator()
-        return DigestAlgorithm.hex((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        return Hex.lowercase((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
     /// `value` as a quoted string (RFC 9110 §5.6.4).

@@ -1,9 +1,9 @@
 import Foundation
 
-/// MD5 (RFC 1321), for Digest authentication's `algorithm=MD5`, which most servers still offer:
-/// the core takes no package dependency for one function. Not for anything needing collision
-/// resistance.
-enum MD5 {
+/// MD5 (RFC 1321), for Digest authentication's `algorithm=MD5`, which most servers still offer,
+/// and for the tests' comparison with libwebp's listed digests: the core takes no package
+/// dependency for one function. Not for anything needing collision resistance.
+package enum MD5 {
     private static let shifts: [UInt32] = [
         7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
         5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
@@ -15,7 +15,7 @@ enum MD5 {
     private static let constants: [UInt32] = (0..<64).map { UInt32(truncatingIfNeeded: Int64(abs(sin(Double($0 + 1))) * 4_294_967_296)) }
 
     /// The 16-byte digest of `bytes`.
-    static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    package static func digest<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var message = Array(bytes)
         let bitLength = UInt64(message.count) &* 8
         message.append(0x80)

@@ -406,22 +406,13 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
 
     /// A new file name for `key`: from its hash (never from its text) and a random suffix.
     static func fileName(for key: String) -> String {
-        hex(SHA256.digest(key).prefix(16)) + "-" + randomHex()
+        Hex.lowercase(SHA256.digest(key).prefix(16)) + "-" + randomHex()
     }
 
     static func randomHex() -> String {
         var random = SystemRandomNumberGenerator()
         let value = random.next() as UInt64
-        return hex((0..<8).map { UInt8(truncatingIfNeeded: value >> UInt64($0 * 8)) })
+        return Hex.lowercase((0..<8).map { UInt8(truncatingIfNeeded: value >> UInt64($0 * 8)) })
     }
 
-    static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
 }
