@@ -17,7 +17,9 @@ import Testing
     /// noise lands in some. So the quietest batch × 5 estimates our own growth over 10,000
     /// decodes; it must stay under 20 MB, which a leak of 2 KB per decode (a 16×16 bitmap is
     /// 1 KB, a vips image object more) would break. Live vips objects and vips-tracked memory
-    /// are counted exactly on top, and do not depend on other tests being quiet.
+    /// are counted exactly on top; they are process-wide counts, so no other decoding test may
+    /// run meanwhile: `make test` runs the memory suites in a process of their own, one after
+    /// another (`--no-parallel`).
     @Test func tenThousandDecodesKeepMemoryFlat() throws {
         let png = try VipsImageEncoder().encodeBitmap(TestImages.gradient(width: 16, height: 16, alpha: true), as: .png, quality: 1)
         let jpeg = try VipsImageEncoder().encodeBitmap(TestImages.gradient(width: 64, height: 48), as: .jpeg, quality: 0.8)
