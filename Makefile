@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: deps demo build test check-readme check-apple-shape test-sanitizers test-core-tsan bench soak clean
+.PHONY: deps demo build test check-readme check-apple-shape test-sanitizers test-core-tsan bench bench-smoke soak clean
 
 deps:
 	@scripts/install-deps.sh
@@ -32,6 +32,7 @@ test: deps
 	$(SWIFT) test --skip-build --filter 'ImageServerTests|ShashinTests' --skip '$(PROCESS_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(PROCESS_SUITES)'
 	SWIFT=$(SWIFT) scripts/check-readme
+	$(MAKE) bench-smoke
 	$(MAKE) check-apple-shape
 	$(MAKE) test-sanitizers
 
@@ -67,6 +68,19 @@ test-sanitizers:
 test-core-tsan:
 	TSAN_OPTIONS="halt_on_error=1" \
 		SHASHIN_CORE_ONLY=1 SHASHIN_STRESS_REQUESTS=10000 $(SWIFT) test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+
+# Every comparison script and benchmark command of `make bench` in its smoke mode: the debug build
+# `make test` has made, tiny counts, about a minute, figures discarded. It proves the tools still
+# run end to end (a script that rots fails CI, not the next person who needs its figure).
+# Installs what they compare against (Pillow, vipsthumbnail, nginx-light). Not covered: the
+# ordo-one benchmarks in Benchmarks/, a package of their own whose build (release, every dependency
+# again) would cost CI more than the whole suite; `make bench` runs them.
+bench-smoke: deps
+	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-decode-vs-pillow.sh
+	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-process-vs-pillow.sh
+	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-memory.sh
+	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-network.sh
+	$$($(SWIFT) build --show-bin-path)/shashin bench-disk --counts 200 --passes 1
 
 # The benchmarks (ordo-one/benchmark, in Benchmarks/), the side-by-side decode (JPEG, PNG, WebP;
 # vipsthumbnail for reference) and processor comparisons with Pillow, peak memory over 100

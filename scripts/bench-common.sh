@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# Sourced by the bench-*-vs-pillow scripts: makes sure Pillow is there, builds `shashin` in
-# release and sets `shashin` (its path) and `workdir` (a temporary folder removed on exit).
-# Reads SWIFT, SCRATCH_PATH and NO_PILLOW (set: Pillow is not needed).
+# Sourced by the bench-*.sh scripts: makes sure Pillow is there, builds `shashin` and sets
+# `shashin` (its path) and `workdir` (a temporary folder removed on exit).
+# Reads SWIFT, SCRATCH_PATH, NO_PILLOW (set: Pillow is not needed) and SMOKE.
+#
+# SMOKE=1 is the scripts' smoke mode, which `make test` runs (`make bench-smoke`): the debug
+# `shashin` that `make test` has already built, and counts the caller makes tiny, so a script
+# that no longer works fails CI in seconds. Its figures mean nothing and are never recorded.
 SWIFT=${SWIFT:-swift}
 scratch=()
 [[ -n "${SCRATCH_PATH:-}" ]] && scratch=(--scratch-path "$SCRATCH_PATH")
+configuration=release
+if [[ "${SMOKE:-0}" == 1 ]]; then
+    configuration=debug
+    echo "SMOKE=1: a debug build and tiny counts; the figures and verdicts printed below mean nothing." >&2
+fi
 
-[[ -n "${NO_PILLOW:-}" ]] || python3 -c 'import PIL' 2>/dev/null || python3 -m pip install -q pillow
+[[ -n "${NO_PILLOW:-}" ]] || python3 -c 'import PIL' 2>/dev/null || NEED_PILLOW=1 scripts/install-deps.sh >&2
 
-echo "Building shashin (release)…" >&2
-"$SWIFT" build -c release --product shashin "${scratch[@]}" >&2
-shashin="$("$SWIFT" build -c release --show-bin-path "${scratch[@]}")/shashin"
+echo "Building shashin ($configuration)…" >&2
+"$SWIFT" build -c "$configuration" --product shashin "${scratch[@]}" >&2
+shashin="$("$SWIFT" build -c "$configuration" --show-bin-path "${scratch[@]}")/shashin"
 
 workdir=$(mktemp -d)
 trap 'rm -rf "$workdir"' EXIT

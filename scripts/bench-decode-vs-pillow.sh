@@ -11,10 +11,12 @@
 # Each round runs the measurements in turn (alternating which tool goes first); the table shows
 # the median of the rounds. Environment: ROUNDS (default 5), ITERATIONS images per measurement
 # (default 40), THUMBNAIL (256), SEED (1), FORMATS ("jpeg png webp"), SCRATCH_PATH (SwiftPM's
-# build folder, default .build), SWIFT (swift).
+# build folder, default .build), SWIFT (swift), SMOKE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# SMOKE=1: one round of two images per measurement, on the debug build (scripts/bench-common.sh).
+[[ "${SMOKE:-0}" == 1 ]] && { ROUNDS=1; ITERATIONS=2; }
 ROUNDS=${ROUNDS:-5}
 ITERATIONS=${ITERATIONS:-40}
 THUMBNAIL=${THUMBNAIL:-256}

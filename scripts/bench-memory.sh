@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Peak memory while decoding 100 different 12 MP JPEGs (4000×3000, ~2 MB each) as 256 px
-# thumbnails one after another, through a default pipeline (memory cache on, disk cache off,
-# file:// URLs). Prints the JSON line of `shashin bench-memory` and a one-line verdict.
+# thumbnails one after another, through a default pipeline (memory cache on, disk cache off),
+# served over loopback by `shashin serve` in a process of its own. Prints the JSON line of
+# `shashin bench-memory` and a one-line verdict.
 #
 #   scripts/bench-memory.sh                 # from the repository root; builds release first
 #   COUNT=20 scripts/bench-memory.sh
+#   SMOKE=1 scripts/bench-memory.sh         # 3 pictures on the debug build: checks the script works
 #
 # The pictures are generated once (seeds 1...COUNT) into a cache folder, BENCH_MEMORY_DIR
 # (default .build/bench-memory-jpegs), since making 100 of them takes a minute or two.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+[[ "${SMOKE:-0}" == 1 ]] && COUNT=3
 COUNT=${COUNT:-100}
 THUMBNAIL=${THUMBNAIL:-256}
 DIR=${BENCH_MEMORY_DIR:-.build/bench-memory-jpegs}
@@ -27,7 +30,23 @@ for seed in $(seq 1 "$COUNT"); do
     files+=("$file")
 done
 
-result=$("$shashin" bench-memory --thumbnail "$THUMBNAIL" "${files[@]}")
+# The server, on any free port: its first line names it.
+"$shashin" serve --port 0 --files "$DIR" --gallery 0 > "$workdir/serve.log" &
+server=$!
+trap 'kill $server 2>/dev/null; rm -rf "$workdir"' EXIT
+base=""
+for _ in $(seq 600); do
+    base=$(sed -n 's/^ImageServer listening on \(http:[^ ]*\)$/\1/p' "$workdir/serve.log")
+    [[ -n "$base" ]] && break
+    kill -0 $server 2>/dev/null || { cat "$workdir/serve.log" >&2; exit 1; }
+    sleep 0.1
+done
+[[ -n "$base" ]] || { echo "shashin serve did not start" >&2; exit 1; }
+base=${base%/}
+urls=()
+for file in "${files[@]}"; do urls+=("$base/files/$(basename "$file")"); done
+
+result=$("$shashin" bench-memory --thumbnail "$THUMBNAIL" --warm-up "$base/gen/1-16x16.png" "${urls[@]}")
 echo "$result"
 python3 - "$result" <<'PY'
 import json, os, sys

@@ -7,15 +7,11 @@
 # cores with taskset. Installs nginx-light (scripts/install-deps.sh) and builds in release.
 #
 #   scripts/bench-network.sh            the full run (figures in BENCHMARKS.md)
-#   SMOKE=1 scripts/bench-network.sh    tiny counts: checks the script works, measures nothing
+#   SMOKE=1 scripts/bench-network.sh    tiny counts on the debug build: checks the script works, measures nothing
 #
 # Reads SWIFT, SCRATCH_PATH, ROUNDS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SWIFT=${SWIFT:-swift}
-scratch=()
-[[ -n "${SCRATCH_PATH:-}" ]] && scratch=(--scratch-path "$SCRATCH_PATH")
-
 if [[ "${SMOKE:-0}" == 1 ]]; then
     files=10; urls=60; rounds=1
 else
@@ -23,11 +19,7 @@ else
 fi
 
 NEED_NGINX=1 scripts/install-deps.sh
-echo "Building shashin (release)…" >&2
-"$SWIFT" build -c release --product shashin "${scratch[@]}" >&2
-shashin="$("$SWIFT" build -c release --show-bin-path "${scratch[@]}")/shashin"
-
-workdir=$(mktemp -d)
+NO_PILLOW=1 source scripts/bench-common.sh
 chmod 755 "$workdir"  # nginx's workers read the files as another user
 cleanup() {
     [[ -f "$workdir/nginx.pid" ]] && kill "$(cat "$workdir/nginx.pid")" 2>/dev/null || true

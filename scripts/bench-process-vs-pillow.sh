@@ -10,10 +10,12 @@
 # Each round runs both tools on each operation (alternating which goes first); each run prints
 # the median of ITERATIONS timed operations after a warm-up, and the table shows the median of
 # the rounds' medians. Environment: ROUNDS (default 3), ITERATIONS (default 20), SEED (1),
-# SCRATCH_PATH (SwiftPM's build folder, default .build), SWIFT (swift).
+# SCRATCH_PATH (SwiftPM's build folder, default .build), SWIFT (swift), SMOKE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# SMOKE=1: one round of one operation each, on the debug build (scripts/bench-common.sh).
+[[ "${SMOKE:-0}" == 1 ]] && { ROUNDS=1; ITERATIONS=1; }
 ROUNDS=${ROUNDS:-3}
 ITERATIONS=${ITERATIONS:-20}
 SEED=${SEED:-1}

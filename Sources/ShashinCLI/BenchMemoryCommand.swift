@@ -2,31 +2,31 @@ import ArgumentParser
 import Foundation
 import Shashin
 
-/// `shashin bench-memory FILE...`: loads each file as a thumbnail through a default pipeline,
-/// one after another, and prints one JSON line with the process's resident memory when idle and
-/// its peak during the loads (Linux: `/proc/self/status`, peak reset through
-/// `/proc/self/clear_refs`). Used by `scripts/bench-memory.sh`.
+/// `shashin bench-memory URL...`: loads each URL as a thumbnail through a default pipeline, one
+/// after another, and prints one JSON line with the process's resident memory when idle and its
+/// peak during the loads (Linux: `/proc/self/status`, peak reset through `/proc/self/clear_refs`).
+/// Used by `scripts/bench-memory.sh`, which serves the files from `shashin serve` on loopback, so
+/// the server's memory is not in the measured process.
 struct BenchMemoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-memory",
-        abstract: "Measure peak resident memory while loading files as thumbnails one after another; prints one JSON line.",
+        abstract: "Measure peak resident memory while loading URLs as thumbnails one after another; prints one JSON line.",
         shouldDisplay: false
     )
 
-    @Argument(help: "The image files, loaded in order through file:// URLs.")
-    var files: [String]
+    @Argument(help: "The images' http(s) URLs, loaded in order.")
+    var urls: [String]
+
+    @Option(help: "A small image's URL, loaded first so that idle means ready to work (libvips started, the loader's connection pool set up).")
+    var warmUp: String
 
     @Option(help: "Longest side of the thumbnail, in pixels.")
     var thumbnail = 256
 
     func run() async throws {
+        let targets = try urls.map(Self.url)
         let pipeline = ImagePipeline(configuration: .init())
-        // Idle means ready to work: libvips started and URLSession set up, by one tiny load.
-        let warmUp = FileManager.default.temporaryDirectory.appendingPathComponent("shashin-bench-memory-\(getpid()).png")
-        try PlatformImageEncoder().encode(Bitmap(width: 2, height: 2, pixels: [UInt8](repeating: 200, count: 16)).platformImage, as: .png)
-            .write(to: warmUp)
-        defer { try? FileManager.default.removeItem(at: warmUp) }
-        _ = try await pipeline.image(for: warmUp)
+        _ = try await pipeline.image(for: try Self.url(warmUp))
 
         let idle = try Self.memory().resident
         guard (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil else {
@@ -35,15 +35,15 @@ struct BenchMemoryCommand: AsyncParsableCommand {
         let clock = ContinuousClock()
         var sizes = Set<String>()
         let elapsed = try await clock.measure {
-            for file in files {
-                let request = ImageRequest(url: URL(fileURLWithPath: file), thumbnail: ThumbnailOptions(maxPixelSize: thumbnail))
+            for url in targets {
+                let request = ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: thumbnail))
                 let image = try await pipeline.image(for: request)
                 sizes.insert("\(image.pixelWidth)x\(image.pixelHeight)")
             }
         }
         let after = try Self.memory()
         let fields: [(String, String)] = [
-            ("images", "\(files.count)"),
+            ("images", "\(targets.count)"),
             ("thumbnail", "\(thumbnail)"),
             ("outputs", "\"\(sizes.sorted().joined(separator: " "))\""),
             ("seconds", String(format: "%.2f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)),
@@ -54,6 +54,13 @@ struct BenchMemoryCommand: AsyncParsableCommand {
             ("memory_cache_mb", String(format: "%.1f", Double((pipeline.configuration.memoryCache as? MemoryCache)?.totalCost ?? 0) / 1_048_576)),
         ]
         print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    }
+
+    private static func url(_ string: String) throws -> URL {
+        guard let url = URL(string: string), url.scheme == "http" || url.scheme == "https" else {
+            throw ValidationError("Not an http(s) URL: \(string)")
+        }
+        return url
     }
 
     /// `VmRSS` and `VmHWM` in bytes.
