@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Shashin
+import ShashinCore
 
 /// `shashin bench-memory URL...`: loads each URL as a thumbnail through a default pipeline, one
 /// after another, and prints one JSON line with the process's resident memory when idle and its
@@ -28,8 +29,10 @@ struct BenchMemoryCommand: AsyncParsableCommand {
         let pipeline = ImagePipeline(configuration: .init())
         _ = try await pipeline.image(for: try Self.url(warmUp))
 
-        let idle = try Self.memory().resident
-        guard (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil else {
+        guard let idle = ResidentMemory.now()?.resident else {
+            throw ValidationError("Cannot read /proc/self/status (Linux only).")
+        }
+        guard ResidentMemory.resetPeak() else {
             throw ValidationError("Cannot reset the peak: /proc/self/clear_refs is not writable (Linux only).")
         }
         let clock = ContinuousClock()
@@ -41,7 +44,7 @@ struct BenchMemoryCommand: AsyncParsableCommand {
                 sizes.insert("\(image.pixelWidth)x\(image.pixelHeight)")
             }
         }
-        let after = try Self.memory()
+        guard let after = ResidentMemory.now() else { throw ValidationError("Cannot read /proc/self/status.") }
         let fields: [(String, String)] = [
             ("images", "\(targets.count)"),
             ("thumbnail", "\(thumbnail)"),
@@ -61,18 +64,5 @@ struct BenchMemoryCommand: AsyncParsableCommand {
             throw ValidationError("Not an http(s) URL: \(string)")
         }
         return url
-    }
-
-    /// `VmRSS` and `VmHWM` in bytes.
-    private static func memory() throws -> (resident: Int, peak: Int) {
-        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-        func field(_ name: String) throws -> Int {
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }),
-                  let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else {
-                throw ValidationError("No \(name) in /proc/self/status")
-            }
-            return kilobytes * 1024
-        }
-        return (try field("VmRSS"), try field("VmHWM"))
     }
 }

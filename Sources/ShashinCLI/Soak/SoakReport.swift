@@ -1,4 +1,5 @@
 import Foundation
+import ShashinCore
 
 /// What a soak did and which invariants held, as text for people or JSON for tests and CI.
 struct SoakReport: Codable, Sendable {

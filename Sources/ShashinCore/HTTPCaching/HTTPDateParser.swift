@@ -1,17 +1,19 @@
 import Foundation
 
-/// Parses HTTP dates (RFC 9110 §5.6.7): IMF-fixdate, the obsolete RFC 850 form and C's asctime.
+/// Parses HTTP dates (RFC 9110 §5.6.7): IMF-fixdate, the obsolete RFC 850 form and C's asctime;
+/// and formats them, as IMF-fixdate only, the one form a sender may generate.
 ///
 /// Hand-written rather than on `DateFormatter`: no locale, no shared mutable formatter, no cost
-/// per call. Anything else, including `"0"` in `Expires`, gives nil. Stateless.
-enum HTTPDateParser {
+/// per call. Anything else, including `"0"` in `Expires`, gives nil. Stateless. `package`: the
+/// ImageServer writes and reads its dates with it too.
+package enum HTTPDateParser {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let shortDays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
     private static let longDays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
     /// Parses `text`; `now` resolves the two-digit years of RFC 850 dates (a date more than 50
     /// years ahead of `now` means the most recent past year with those digits, §5.6.7).
-    static func parse(_ text: String, now: Date) -> Date? {
+    package static func parse(_ text: String, now: Date) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard trimmed.count <= 64 else { return nil }
         if let comma = trimmed.firstIndex(of: ",") {
@@ -37,6 +39,21 @@ enum HTTPDateParser {
         guard parts.count == 5, shortDays.contains(parts[0].lowercased()),
               parts[4].count == 4, let year = number(parts[4]) else { return nil }
         return make(year: year, month: month(parts[1]), day: number(parts[2], maxDigits: 2), time: parts[3])
+    }
+
+    /// `date` as an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), to the second below it.
+    package static func format(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = (seconds >= 0 ? seconds : seconds - 86_399) / 86_400
+        let (year, month, day) = civil(fromDays: days)
+        let secondOfDay = seconds - days * 86_400
+        // 1970-01-01 was a Thursday (index 3 of shortDays, which starts on Monday).
+        let weekday = shortDays[((days % 7) + 7 + 3) % 7]
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let year4 = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(weekday.prefix(1).uppercased())\(weekday.dropFirst()), \(two(day)) "
+            + "\(months[month - 1].prefix(1).uppercased())\(months[month - 1].dropFirst()) \(year4) "
+            + "\(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
     }
 
     private static func isGMT(_ zone: Substring) -> Bool {

@@ -7,11 +7,7 @@ enum HTTPCachingFixture {
     static let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
+        HTTPDateParser.format(date)
     }
 
     /// A date `offset` seconds from `t0`, as an HTTP date.

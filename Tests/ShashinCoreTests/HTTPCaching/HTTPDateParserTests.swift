@@ -44,4 +44,27 @@ struct HTTPDateParserTests {
         let date = HTTPCachingFixture.t0 + 12_345
         #expect(HTTPDateParser.parse(HTTPCachingFixture.httpDate(date), now: Self.now) == date)
     }
+
+    @Test func formatsTheRFCsExample() {
+        #expect(HTTPDateParser.format(Self.example) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDateParser.format(Self.example + 0.999) == "Sun, 06 Nov 1994 08:49:37 GMT")
+    }
+
+    /// Foundation's formatter as the oracle, over dates from 1900 to 2200 (leap days, the
+    /// turns of centuries, days before 1970), each formatted and read back.
+    @Test func formatsAsFoundationDoesAndReadsItBack() {
+        let oracle = DateFormatter()
+        oracle.locale = Locale(identifier: "en_US_POSIX")
+        oracle.timeZone = TimeZone(identifier: "GMT")
+        oracle.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        var random = SystemRandomNumberGenerator()
+        let fixed: [TimeInterval] = [-2_208_988_800, -1, 0, 951_782_400, 951_868_799, 4_107_542_399, 7_258_118_399]
+        let randomDates = (0..<2_000).map { _ in TimeInterval(Int.random(in: -2_208_988_800...7_258_118_399, using: &random)) }
+        for seconds in fixed + randomDates {
+            let date = Date(timeIntervalSince1970: seconds)
+            let text = HTTPDateParser.format(date)
+            #expect(text == oracle.string(from: date), "at \(seconds)")
+            #expect(HTTPDateParser.parse(text, now: Self.now) == date, "\(text)")
+        }
+    }
 }
