@@ -70,7 +70,9 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
-        // libvips through a system-library module; variadic calls wrapped in shim.h.
+        // libvips through a system-library module. shim.h wraps libvips' variadic calls and holds,
+        // as static inline C, the direct libjpeg-turbo decoder, the Lanczos resampler, the shrink
+        // and the zlib size guard that ShashinVips calls.
         .systemLibrary(
             name: "CVips",
             pkgConfig: "vips",

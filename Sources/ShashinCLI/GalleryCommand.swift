@@ -5,7 +5,6 @@ import Shashin
 
 /// `shashin gallery`: an embedded ImageServer with a generated gallery (and a few scripted faulty
 /// URLs), loaded through the pipeline as thumbnails, twice: from the network, then from memory.
-/// (It was `shashin demo` before the feed demo took that name.)
 struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery",

@@ -27,7 +27,7 @@ enum PNGChunkGuard {
             let type = String(decoding: typeBytes, as: UTF8.self)
             let dataStart = offset + 8
             // libpng allocates an ancillary chunk's declared length before reading it: a 545-byte
-            // file declaring a 1.9 GB `iTXt` chunk asked for 1.9 GB (found by the decode fuzzer).
+            // file declaring a 1.9 GB `iTXt` chunk would ask for 1.9 GB.
             // A chunk running past the end of the data is truncated or hostile either way.
             guard length <= bytes.count - dataStart - 4 else {
                 throw .decodingFailed(format: .png, reason: "while checking the PNG chunks: the \(printable(typeBytes)) chunk declares "

@@ -45,7 +45,7 @@ public enum DiskCacheError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The failure means the index itself is damaged, not the disk or the folder: SQLite found
     /// it corrupt or not a database, or one of our own statements, which a sound index always
     /// accepts, was refused (a table or column missing, a constraint broken, a value of the wrong
-    /// type), as the disk-index fuzzer found with damaged files that opened cleanly.
+    /// type), as happens with damaged files that open cleanly.
     var isDamage: Bool {
         switch self {
         case .databaseCorrupt: return true
@@ -58,8 +58,8 @@ public enum DiskCacheError: Error, Equatable, Sendable, CustomStringConvertible 
 
     /// The failure comes from the machine — the disk, the folder's permissions, memory, a lock
     /// another process holds — rather than from the index's bytes. Opening treats every other
-    /// failure as damage: the disk-index fuzzer found a file whose schema SQLite could not even
-    /// read ("string or blob too big", `SQLITE_TOOBIG`), which no list of damage codes had named.
+    /// failure as damage: a damaged file's schema can fail to read with codes no list of damage
+    /// codes names ("string or blob too big", `SQLITE_TOOBIG`).
     var isEnvironmental: Bool {
         switch self {
         case .cannotOpen, .io: return true

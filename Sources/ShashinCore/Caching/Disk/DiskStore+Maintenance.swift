@@ -124,9 +124,9 @@ extension DiskStore {
 
     /// Replaces the index when its totals row disagrees with its rows counted one by one. Triggers
     /// keep the two equal in every transaction, so a difference is damage SQLite did not report:
-    /// the disk-index fuzzer found an index whose rows were out of order, where new entries were
-    /// stored and then never found again, and whose totals (1,129 bytes for 8 counted) would have
-    /// kept eviction emptying the cache after every store. Called under `lock`, off the caller's
+    /// an index whose rows are out of order (new entries stored, then never found again) can carry
+    /// totals far from its rows, which would keep eviction emptying the cache after every store
+    /// (`DiskCacheDamagedIndexTests` opens such a file). Called under `lock`, off the caller's
     /// path (a scan of the rows, not of their bytes).
     func verifyTotals() {
         do {

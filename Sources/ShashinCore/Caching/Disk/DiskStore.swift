@@ -303,8 +303,8 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     var recovery: DiskCacheError? { locked { repairedDamage } }
 
     /// Runs `body` on the index; the caller holds `lock`. When `body` fails because the index is
-    /// damaged in a way opening did not show (a broken row, page or totals row: the disk-index
-    /// fuzzer found files that open cleanly and then refuse every write), the index is moved
+    /// damaged in a way opening did not show (a broken row, page or totals row: a damaged file can
+    /// open cleanly and then refuse every write), the index is moved
     /// aside, an empty one takes its place, and `body` runs once more, on that.
     func withIndex<R>(_ body: (DiskIndex) throws(DiskCacheError) -> R) throws(DiskCacheError) -> R {
         do {
