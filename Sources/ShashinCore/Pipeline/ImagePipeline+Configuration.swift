@@ -81,6 +81,14 @@ extension ImagePipeline {
         /// }
         /// ```
         public var credentialProvider: AuthenticatingDataLoader.CredentialProvider?
+        /// Whether requests get previews while a progressive JPEG downloads (`ImageTask.previews`):
+        /// the scans received so far, decoded at the request's thumbnail size and run through its
+        /// processors, never cached. A request's own `isProgressiveDecodingEnabled` overrides it.
+        /// Default `false`.
+        public var isProgressiveDecodingEnabled = false
+        /// The shortest time between two previews of one image, in seconds; scans completed
+        /// sooner give none. Default 0.5.
+        public var progressiveDecodingInterval: TimeInterval = 0.5
         /// A fixed credential per host (lowercased), answering any challenge from that host ahead
         /// of `credentialProvider`. Default none.
         public var credentials: [String: Credential] = [:]

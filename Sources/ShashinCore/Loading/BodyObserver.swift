@@ -1,0 +1,23 @@
+import Foundation
+
+/// Where a `DataLoading` hands over the body's bytes as they arrive, so the pipeline can decode
+/// progressive previews before the download ends.
+///
+/// The pipeline binds ``current`` around a download only when a request wants previews; a
+/// loader calls ``report(_:)`` with each chunk of a successful (2xx) response's body, in order,
+/// from inside its `loadData` / `loadResponse` call (or from a callback it set up there, having
+/// read ``current`` on the way in). A loader that never reports still works: its requests get no
+/// previews. The built-in loaders (URLSession and AsyncHTTPClient) report.
+///
+/// ```swift
+/// for try await chunk in body { data.append(chunk); BodyObserver.report(chunk) }
+/// ```
+public enum BodyObserver {
+    /// Receives the body's chunks of the download in progress; `nil` when nobody is watching.
+    @TaskLocal public static var current: (@Sendable (Data) -> Void)?
+
+    /// Hands `chunk` to the observer of the calling task's download, if there is one.
+    public static func report(_ chunk: Data) {
+        current?(chunk)
+    }
+}
