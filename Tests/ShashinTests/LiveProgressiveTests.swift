@@ -252,3 +252,102 @@ struct LiveProgressiveTests {
     }
 }
 #endif
+
+#if canImport(ShashinVips)
+/// Records what a binding shows, in order: `placeholder`, `preview WxH` (no transition) or
+/// `image WxH <transition>`.
+final class ShowRecordingTarget: ImageDisplaying {
+    private(set) var shown: [String] = []
+    func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
+        let size = "\(image.pixelWidth)x\(image.pixelHeight)"
+        shown.append(transition == .none ? "none \(size)" : "fade \(size)")
+    }
+    func displayPlaceholder(_ placeholder: PlatformImage?) { shown.append("placeholder") }
+    func displayFailure(_ image: PlatformImage?, error: any Error) { shown.append("failure") }
+}
+
+@MainActor
+@Suite("Over HTTP: the binding shows progressive previews")
+struct LiveProgressiveBindingTests {
+    @Test func previewsAppearWithoutTransitionThenTheFinalImageWithNoPlaceholderBetween() async throws {
+        let fixture = try await LiveProgressiveTests.start(.asyncHTTPClient)
+        let (url, gate) = LiveProgressiveTests.serveGated(fixture, "/bound.jpg", try ProgressiveFiles.jpeg())
+        let target = ShowRecordingTarget()
+        let binding = ImageBinding(target: target, pipeline: fixture.pipeline, options: .init(transition: .fade(duration: 0.2)))
+        binding.setRequest(ImageRequest(url: url, thumbnail: .init(maxPixelSize: 600)))
+        for stop in 0..<gate.stops.count {
+            try await waitOnActor { gate.reachedStops > stop }
+            try await waitOnActor { target.shown.count == stop + 2 } // the placeholder, then one preview a scan
+            gate.release()
+        }
+        try await waitOnActor { binding.state == .success(.network) }
+        let previews = Array(repeating: "none 600x450", count: gate.stops.count)
+        #expect(target.shown == ["placeholder"] + previews + ["fade 600x450"])
+        try await fixture.finish()
+    }
+
+    @Test func aReusedViewNeverShowsThePreviewsOfItsFormerRequest() async throws {
+        let fixture = try await LiveProgressiveTests.start(.asyncHTTPClient)
+        let (former, formerGate) = LiveProgressiveTests.serveGated(fixture, "/former.jpg", try ProgressiveFiles.jpeg())
+        let (current, currentGate) = LiveProgressiveTests.serveGated(fixture, "/current.jpg",
+                                                                     try ProgressiveFiles.jpeg(width: 400, height: 300))
+        let target = ShowRecordingTarget()
+        let binding = ImageBinding(target: target, pipeline: fixture.pipeline)
+        binding.setRequest(ImageRequest(url: former, thumbnail: .init(maxPixelSize: 800)))
+        try await waitOnActor { formerGate.reachedStops > 0 && target.shown.count == 2 }
+        // Another row now: the former load keeps sending previews that no one must see.
+        let formerTask = PreviewCollector(fixture.task(ImageRequest(url: former, thumbnail: .init(maxPixelSize: 800))))
+        let currentRequest = ImageRequest(url: current, thumbnail: .init(maxPixelSize: 800))
+        binding.setRequest(currentRequest)
+        let currentTask = PreviewCollector(fixture.task(currentRequest)) // shares the binding's load
+        try await LiveProgressiveTests.releaseScanByScan(formerGate, formerTask)
+        try await LiveProgressiveTests.releaseScanByScan(currentGate, currentTask)
+        try await waitOnActor { binding.state == .success(.network) }
+        #expect(target.shown.first == "placeholder" && target.shown[1] == "none 800x600")
+        #expect(Array(target.shown.dropFirst(2)).allSatisfy { !$0.contains("800x600") }, "\(target.shown)")
+        #expect(target.shown[2] == "placeholder" && target.shown.last?.hasSuffix("400x300") == true)
+        try await fixture.finish()
+    }
+}
+#endif
+
+#if canImport(ShashinVips)
+@Suite("JPEG scan tracking as bytes arrive")
+struct JPEGScanTrackerTests {
+    /// Feeds `data` in chunks of `size` bytes; returns the tracker and each completed prefix length.
+    static func track(_ data: Data, chunk size: Int) -> (JPEGScanTracker, [Int]) {
+        var tracker = JPEGScanTracker()
+        var prefixes: [Int] = []
+        var received = Data()
+        var offset = 0
+        while offset < data.count {
+            received.append(data[offset..<min(data.count, offset + size)])
+            offset += size
+            if tracker.advance(through: received) { prefixes.append(tracker.completePrefixLength) }
+        }
+        return (tracker, prefixes)
+    }
+
+    @Test(arguments: [1, 7, 500, 4096, 1 << 30]) func everyScanIsFoundHoweverTheBytesAreSplit(chunk: Int) throws {
+        let data = try ProgressiveFiles.jpeg(width: 320, height: 240)
+        let ends = ProgressiveFiles.scanEnds(data)
+        let (tracker, prefixes) = Self.track(data, chunk: chunk)
+        #expect(tracker.frame == .progressive && tracker.reachedEnd && !tracker.isBroken)
+        #expect(tracker.completedScans == ends.count)
+        // One hand-over a chunk: with small chunks, one a scan, ending where the scan ends.
+        if chunk <= 7 { #expect(prefixes == ends) } else { #expect(Set(prefixes).isSubset(of: Set(ends))) }
+    }
+
+    @Test func aBaselineFrameStopsTrackingAtItsHeader() throws {
+        let data = try ProgressiveFiles.jpeg(width: 320, height: 240, progressive: false)
+        let (tracker, prefixes) = Self.track(data, chunk: 100)
+        #expect(tracker.frame == .sequential && !tracker.isTracking && prefixes.isEmpty && tracker.completedScans == 0)
+    }
+
+    @Test func dataThatIsNoJPEGStopsTracking() {
+        var tracker = JPEGScanTracker()
+        let completed = tracker.advance(through: Data("GIF89a, not a JPEG".utf8))
+        #expect(!completed && tracker.isBroken && !tracker.isTracking)
+    }
+}
+#endif

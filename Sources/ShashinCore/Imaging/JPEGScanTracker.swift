@@ -20,6 +20,8 @@ struct JPEGScanTracker {
     private(set) var completePrefixLength = 0
     /// The data is not a JPEG, or its markers are damaged: no more previews.
     private(set) var isBroken = false
+    /// The end-of-image marker arrived: the final decode takes over.
+    private(set) var reachedEnd = false
 
     private enum Position {
         /// At a marker (`FF xx`) between segments.
@@ -31,7 +33,7 @@ struct JPEGScanTracker {
     private var position = Position.marker(2)
 
     /// Whether more data can still give a preview.
-    var isTracking: Bool { !isBroken && frame != .sequential }
+    var isTracking: Bool { !isBroken && !reachedEnd && frame != .sequential }
 
     /// Looks at the bytes `data` has gained since the last call (`data` holds everything so far);
     /// returns whether another scan was completed.
@@ -76,8 +78,7 @@ struct JPEGScanTracker {
                 switch marker {
                 case 0xD9, 0xD8, 0x00:
                     // The end (the final decode takes over), or damage: nothing more to preview.
-                    isBroken = marker != 0xD9
-                    if marker == 0xD9 { frame = .sequential }
+                    if marker == 0xD9 { reachedEnd = true } else { isBroken = true }
                     return
                 case 0x01, 0xD0...0xD7:
                     position = .marker(index + 2)
