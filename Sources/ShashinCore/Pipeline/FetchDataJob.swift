@@ -126,8 +126,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
                 do {
                     var timings = timings
                     timings.queued = startedAt - enqueuedAt - timings.disk
-                    let observer: (@Sendable (Data) -> Void)? = if let feed { { chunk in feed.receive(chunk) } } else { nil }
-                    let fetched = try await BodyObserver.$current.withValue(observer) { try await download(plan) }
+                    let fetched = try await download(plan, feedingPreviews: feed)
                     feed?.close()
                     timings.network = monotonicNow() - startedAt
                     result = .success(fetched.with(timings: timings))
@@ -141,6 +140,13 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
             }
             item.onCancel { task.cancel() }
         }
+    }
+
+    /// `download(plan)`, its body's chunks going to `feed` as they arrive when there is one.
+    private func download(_ plan: HTTPCache.Plan, feedingPreviews feed: PreviewFeed?) async throws -> FetchedData {
+        guard let feed else { return try await download(plan) }
+        let sink = BodyObserver.Sink { chunk in feed.receive(chunk) }
+        return try await BodyObserver.$sink.withValue(sink) { try await download(plan) }
     }
 
     private func download(_ plan: HTTPCache.Plan) async throws -> FetchedData {
