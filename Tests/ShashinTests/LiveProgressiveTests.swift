@@ -42,12 +42,13 @@ final class CountingDecoder: ProgressiveImageDecoding {
 
 @Suite("Over HTTP: progressive JPEG previews")
 struct LiveProgressiveTests {
-    /// A live fixture with previews on and no interval between them (unless given).
-    static func start(_ loader: LoaderFactory, interval: TimeInterval = 0,
+    /// A live fixture with previews on, no interval between them and no budget (unless given).
+    static func start(_ loader: LoaderFactory, interval: TimeInterval = 0, budget: Double = .infinity,
                       _ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) async throws -> LiveFixture {
         try await LiveFixture.start(loader) { configuration in
             configuration.isProgressiveDecodingEnabled = true
             configuration.progressiveDecodingInterval = interval
+            configuration.progressiveDecodingBudget = budget
             configure(&configuration)
         }
     }
@@ -149,6 +150,26 @@ struct LiveProgressiveTests {
         _ = try await task.response
         await collector.drained()
         #expect(collector.count == 1)
+        try await fixture.finish()
+    }
+
+    @Test(arguments: LoaderFactory.all) func previewsStopWhenTheBytesTheyDecodeWouldPassTheBudget(loader: LoaderFactory) async throws {
+        let fixture = try await Self.start(loader, budget: 1.5)
+        let data = try ProgressiveFiles.jpeg()
+        let (url, gate) = Self.serveGated(fixture, "/budget.jpg", data)
+        // Each preview decodes the file up to its scan: the prefixes that fit in 1.5 × the size.
+        var decoded = 0
+        let expected = ProgressiveFiles.scanEnds(data).dropLast().prefix { end in
+            decoded += end
+            return Double(decoded) <= 1.5 * Double(data.count)
+        }.count
+        #expect(expected >= 1 && expected < gate.stops.count)
+        let task = fixture.task(ImageRequest(url: url, thumbnail: .init(maxPixelSize: 600)))
+        let collector = PreviewCollector(task)
+        try await Self.releaseScanByScan(gate, collector) { min($0 + 1, expected) }
+        _ = try await task.response
+        await collector.drained()
+        #expect(collector.count == expected)
         try await fixture.finish()
     }
 

@@ -31,6 +31,10 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
     private var previewItem: WorkItem?
     /// When the last preview was started (stage 0), for the configuration's interval.
     private var lastPreviewAt = -Double.infinity
+    /// Bytes decoded by previews so far, and the body's announced size (0: unknown), for the
+    /// configuration's budget.
+    private var previewBytes = 0
+    private var expectedBytes: Int64 = 0
     /// Set (on the graph's queue) when the final decode or processing begins; read by preview
     /// work on other threads, which then stops.
     private let finalStarted = Locked(false)
@@ -65,7 +69,9 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         if stage == 0 {
             upstream = graph.fetchJob(for: request).subscribe(priority: priority, wantsPreviews: wantsPreviews) { [weak self] event in
                 switch event {
-                case .progress(let progress): self?.send(progress: progress)
+                case .progress(let progress):
+                    self?.expectedBytes = progress.total
+                    self?.send(progress: progress)
                 case .preview(let partial): self?.decodePreview(partial)
                 case .value(let fetched): self?.decode(fetched)
                 case .failure(let error): self?.finish(.failure(error))
@@ -192,10 +198,12 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
     // MARK: Previews
 
     /// Decodes a preview from the complete scans received so far, unless the interval since the
-    /// last one has not passed.
+    /// last one has not passed or it would take the previews past their budget of bytes.
     private func decodePreview(_ partial: FetchedData) {
         let now = monotonicNow()
         guard now - lastPreviewAt >= graph.configuration.progressiveDecodingInterval else { return }
+        let budget = graph.configuration.progressiveDecodingBudget * Double(expectedBytes)
+        guard expectedBytes <= 0 || Double(previewBytes + partial.data.count) <= budget else { return }
         let decoder = graph.configuration.decoders
         let context = ImageDecodingContext(format: ImageFormat(sniffing: partial.data), thumbnail: request.thumbnail,
                                            maxPixelCount: graph.configuration.maxPixelCount,
@@ -203,6 +211,7 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         let data = partial.data
         if runPreview(on: graph.decodeQueue, work: { decoder.decodePreview(data, context: context) }) {
             lastPreviewAt = now
+            previewBytes += data.count
         }
     }
 
