@@ -1,5 +1,5 @@
 // Progressive previews are decoded by libvips' direct JPEG path here; ImageIO's (Apple) needs a Mac.
-#if canImport(ShashinVips)
+#if canImport(ShashinVips) && !SHASHIN_APPLE_SHAPE
 import Foundation
 import ImageServer
 import Shashin
@@ -274,7 +274,7 @@ struct LiveProgressiveTests {
 }
 #endif
 
-#if canImport(ShashinVips)
+#if canImport(ShashinVips) && !SHASHIN_APPLE_SHAPE
 /// Records what a binding shows, in order: `placeholder`, `preview WxH` (no transition) or
 /// `image WxH <transition>`.
 final class ShowRecordingTarget: ImageDisplaying {
@@ -332,7 +332,7 @@ struct LiveProgressiveBindingTests {
 }
 #endif
 
-#if canImport(ShashinVips)
+#if canImport(ShashinVips) && !SHASHIN_APPLE_SHAPE
 @Suite("JPEG scan tracking as bytes arrive")
 struct JPEGScanTrackerTests {
     /// Feeds `data` in chunks of `size` bytes; returns the tracker and each completed prefix length.

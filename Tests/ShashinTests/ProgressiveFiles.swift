@@ -1,5 +1,5 @@
 // Progressive JPEGs are written with libvips, which exists only where Shashin decodes with it.
-#if canImport(ShashinVips)
+#if canImport(ShashinVips) && !SHASHIN_APPLE_SHAPE
 import CVips
 import Foundation
 import ImageServer
