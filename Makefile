@@ -80,12 +80,14 @@ bench-smoke: deps
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-process-vs-pillow.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-memory.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-network.sh
+	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-progressive.sh
 	$$($(SWIFT) build --show-bin-path)/shashin bench-disk --counts 200 --passes 1
 
 # The benchmarks (ordo-one/benchmark, in Benchmarks/), the side-by-side decode (JPEG, PNG, WebP;
 # vipsthumbnail for reference) and processor comparisons with Pillow, peak memory over 100
-# 12 MP JPEGs, then the disk cache against a file-per-entry store; release builds; a few minutes.
-# Results and how to read them: BENCHMARKS.md.
+# 12 MP JPEGs, the disk cache against a file-per-entry store, the network loaders against nginx,
+# then progressive previews; release builds; a few minutes. Results and how to read them:
+# BENCHMARKS.md.
 bench: deps
 	NEED_PILLOW=1 scripts/install-deps.sh
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
@@ -94,6 +96,8 @@ bench: deps
 	SWIFT=$(SWIFT) scripts/bench-memory.sh
 	$(SWIFT) build -c release --product shashin
 	$$($(SWIFT) build -c release --show-bin-path)/shashin bench-disk
+	SWIFT=$(SWIFT) scripts/bench-network.sh
+	SWIFT=$(SWIFT) scripts/bench-progressive.sh
 
 # The soak under faults at full length (50,000 requests, a few minutes; a short one runs in
 # `make test`). Figures and how to read them: RELIABILITY.md.

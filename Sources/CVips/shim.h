@@ -362,6 +362,8 @@ typedef struct shashin_jpeg_error_manager {
     jmp_buf jump;
     shashin_jpeg_failure failure;
     char message[JMSG_LENGTH_MAX];
+    /* Set for a preview: data that ends (after a complete scan) is the end of the input. */
+    int accepts_end_of_data;
 } shashin_jpeg_error_manager;
 
 typedef struct shashin_jpeg {
@@ -411,6 +413,7 @@ static inline void shashin_jpeg_error_exit(j_common_ptr cinfo) {
 static inline void shashin_jpeg_emit_message(j_common_ptr cinfo, int level) {
     shashin_jpeg_error_manager *error = (shashin_jpeg_error_manager *)cinfo->err;
     if (level >= 0) return; /* trace messages */
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF && error->accepts_end_of_data) return;
     cinfo->err->num_warnings++;
     if (cinfo->err->msg_code == JWRN_JPEG_EOF || cinfo->err->num_warnings >= 100) {
         error->failure = SHASHIN_JPEG_INCOMPLETE;
@@ -458,6 +461,14 @@ static inline void shashin_jpeg_free(shashin_jpeg *jpeg) {
     free(jpeg->icc);
     for (int i = 0; i < jpeg->buffer_count; i++) free(jpeg->buffers[i]);
     free(jpeg);
+}
+
+/* For a preview of a progressive JPEG from its first bytes: the end of the data is taken as the
+ * end of the image (libjpeg's source inserts an end-of-image marker there), so the scans
+ * received so far decode and the coefficients still missing count as zero. Call before
+ * shashin_jpeg_read_header. */
+static inline void shashin_jpeg_accept_end_of_data(shashin_jpeg *jpeg) {
+    jpeg->error.accepts_end_of_data = 1;
 }
 
 static inline shashin_jpeg_failure shashin_jpeg_get_failure(const shashin_jpeg *jpeg) {

@@ -24,6 +24,8 @@ struct ResponsePlan: Sendable {
     var ending: Ending = .complete
     /// `nil` sends as fast as the connection takes the bytes.
     var bytesPerSecond: Int?
+    /// Where the body waits for the test; `nil` never waits.
+    var gate: BodyGate? = nil
 
     /// A complete response with a short text body.
     static func text(_ status: Int, _ text: String, headers: [(name: String, value: String)] = []) -> ResponsePlan {

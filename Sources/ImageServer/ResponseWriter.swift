@@ -59,7 +59,7 @@ struct ResponseWriter: Sendable {
                 // The last chunk goes with the end of the response, counted (and the response
                 // out of flight) as both are handed over: a client holding the whole body never
                 // finds the server still counting it.
-                let last = try await writeBody(body, bytesPerSecond: plan.bytesPerSecond, ticket: ticket, holdingLast: true)
+                let last = try await writeBody(body, bytesPerSecond: plan.bytesPerSecond, gate: plan.gate, ticket: ticket, holdingLast: true)
                 ticket.finish(lastBytes: last?.readableBytes ?? 0)
                 if let last {
                     channel.write(HTTPServerResponsePart.body(.byteBuffer(last)), promise: nil)
@@ -67,11 +67,11 @@ struct ResponseWriter: Sendable {
                 try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
                 if closesAfter { try await channel.close() }
             case .close:
-                _ = try await writeBody(body, bytesPerSecond: plan.bytesPerSecond, ticket: ticket, holdingLast: false)
+                _ = try await writeBody(body, bytesPerSecond: plan.bytesPerSecond, gate: plan.gate, ticket: ticket, holdingLast: false)
                 ticket.finish()
                 try await channel.close()
             case .stall(let limit):
-                _ = try await writeBody(body, bytesPerSecond: plan.bytesPerSecond, ticket: ticket, holdingLast: false)
+                _ = try await writeBody(body, bytesPerSecond: plan.bytesPerSecond, gate: plan.gate, ticket: ticket, holdingLast: false)
                 // Cancelled by the server's stop or the client's leaving; either way, close.
                 try? await Task.sleep(for: limit)
                 ticket.finish()
@@ -86,14 +86,20 @@ struct ResponseWriter: Sendable {
 
     /// Writes `bytes` in paced chunks, counting each once written. With `holdingLast`, the last
     /// chunk (paced like the others) is returned unwritten, for the caller to send with the end.
-    private func writeBody(_ bytes: Data, bytesPerSecond: Int?, ticket: ResponseTicket,
+    private func writeBody(_ bytes: Data, bytesPerSecond: Int?, gate: BodyGate?, ticket: ResponseTicket,
                            holdingLast: Bool) async throws -> ByteBuffer? {
         let clock = ContinuousClock()
         let start = clock.now
         var offset = 0
         var size = Self.unthrottledChunkSize
         if let rate = bytesPerSecond, rate > 0 { size = min(size, max(1, rate / 20)) }
+        var nextStop = 0 // the index in `gate.stops` of the next stop to wait at
         while offset < bytes.count {
+            if let gate, nextStop < gate.stops.count, gate.stops[nextStop] <= offset {
+                try await gate.pass(stop: nextStop)
+                nextStop += 1
+                continue
+            }
             if let rate = bytesPerSecond, rate > 0 {
                 // Bytes [offset, ...) may leave once `offset / rate` seconds have passed: the body
                 // as a whole then takes (count - lastChunk) / rate, whatever the chunk size.
@@ -101,7 +107,8 @@ struct ResponseWriter: Sendable {
                 if due > clock.now { try await Task.sleep(until: due, clock: clock) }
             }
             try Task.checkCancellation()
-            let end = min(bytes.count, offset + size)
+            var end = min(bytes.count, offset + size)
+            if let gate, nextStop < gate.stops.count { end = min(end, gate.stops[nextStop]) }
             let buffer = ByteBuffer(bytes: bytes[(bytes.startIndex + offset)..<(bytes.startIndex + end)])
             if holdingLast && end == bytes.count { return buffer }
             try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer))).get()

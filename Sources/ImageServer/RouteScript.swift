@@ -72,6 +72,11 @@ public struct RouteScript: Sendable {
     /// ignored, and `Accept-Ranges` is sent only if ``headers`` has it.
     public var servesRanges = false
 
+    /// Stops the body at chosen byte offsets until the test releases each one (see
+    /// ``BodyGate``); `nil` (default) sends it without stopping. Applies with or without
+    /// ``bytesPerSecond``.
+    public var bodyGate: BodyGate?
+
     /// The credentials the route demands, or `nil` (default) for none. See ``Authentication``.
     public var authentication: Authentication?
 

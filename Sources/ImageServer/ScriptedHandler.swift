@@ -222,7 +222,7 @@ final class ScriptedHandler: Sendable {
         }
         return ResponsePlan(status: status, headers: headers, body: sent,
                             declaredLength: script.sendsContentLength ? declared : nil,
-                            ending: ending, bytesPerSecond: script.bytesPerSecond)
+                            ending: ending, bytesPerSecond: script.bytesPerSecond, gate: script.bodyGate)
     }
 
     // MARK: - Validators

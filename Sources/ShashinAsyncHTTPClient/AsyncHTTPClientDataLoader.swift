@@ -185,12 +185,15 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
         var data = Data()
         var reported = 0
         if expected > 0 { data.reserveCapacity(Int(expected)) }
+        // Progressive previews are made from an image's body, never from an error page's.
+        let observer = (200..<300).contains(status) ? BodyObserver.current : nil
         do {
             for try await chunk in response.body {
                 guard NIODeadline.now() < deadline else { throw HTTPClientError.deadlineExceeded }
                 guard data.count + chunk.readableBytes <= maxBytes else { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
                 chunk.withUnsafeReadableBytes { bytes in
                     if let base = bytes.baseAddress { data.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+                    observer?(Data(bytes))
                 }
                 // Progress at most every 16 KB (as URLSession's callbacks come) and at the end:
                 // NIO hands over many small reads, and each report costs the pipeline a queue hop.

@@ -9,7 +9,7 @@ struct ShashinCommand: AsyncParsableCommand {
         subcommands: [DemoCommand.self, GalleryCommand.self, FetchCommand.self, HTTPCommand.self, CacheCommand.self,
                       ServeCommand.self, HostileCommand.self, GenerateCommand.self,
                       BenchDecodeCommand.self, BenchProcessCommand.self, BenchMemoryCommand.self, BenchDiskCommand.self,
-                      BenchNetworkCommand.self,
+                      BenchNetworkCommand.self, BenchProgressiveCommand.self,
                       CacheWriterCommand.self, SoakCommand.self]
     )
 }

@@ -31,10 +31,16 @@ enum DirectJPEGDecoder {
 
     /// Decodes `bytes` (a JPEG) as `VipsImageDecoder` would: RGBA8, upright, exactly the
     /// thumbnail's target size when one is asked for.
-    static func decode(_ bytes: UnsafeRawBufferPointer, context: ImageDecodingContext) throws(ImagePipelineError) -> Outcome {
+    ///
+    /// As a `preview`, `bytes` are the first complete scans of a progressive JPEG, whose end is
+    /// taken as the end of the image (the missing coefficients are zero); a baseline JPEG is
+    /// declined.
+    static func decode(_ bytes: UnsafeRawBufferPointer, context: ImageDecodingContext,
+                       preview: Bool = false) throws(ImagePipelineError) -> Outcome {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return .declined(reason: "no data") }
         guard let jpeg = shashin_jpeg_new() else { return .declined(reason: "out of memory") }
         defer { shashin_jpeg_free(jpeg) }
+        if preview { shashin_jpeg_accept_end_of_data(jpeg) }
 
         let headerRead = shashin_jpeg_read_header(jpeg, base, bytes.count) == 0
         let header = shashin_jpeg_get_header(jpeg)
@@ -46,6 +52,7 @@ enum DirectJPEGDecoder {
         guard headerRead else { return try failure(of: jpeg, stage: .header) }
 
         if let reason = unsupportedReason(header) { return .declined(reason: reason) }
+        if preview, header.progressive == 0 { return .declined(reason: "a baseline JPEG, which has no earlier scans to preview") }
         var orientation = 1
         if header.exif_count > 1 { return .declined(reason: "several Exif segments") }
         if header.exif_count == 1 {

@@ -14,4 +14,9 @@ public struct ImageIODecoder: ImageDecoding {
         throw ImagePipelineError.decodingFailed(format: context.format, reason: "The apple-shape compile check has no ImageIO")
     }
 }
+
+extension ImageIODecoder: ProgressiveImageDecoding {
+    /// Always `nil`: this configuration has no ImageIO.
+    public func decodePreview(_ data: Data, context: ImageDecodingContext) -> PlatformImage? { nil }
+}
 #endif

@@ -4,6 +4,10 @@
 /// Setting a request cancels the previous one, shows a memory-cache hit at once (in this frame,
 /// with no transition, without a placeholder first), and otherwise shows the placeholder and
 /// then the image with the options' transition when it arrives. A `nil` request clears the view.
+/// With progressive decoding on (the request's or the pipeline's `isProgressiveDecodingEnabled`),
+/// each preview replaces the placeholder or the previous preview with no transition, and the
+/// final image replaces the last preview with no placeholder in between; a preview of a request
+/// the view no longer wants is never shown.
 ///
 /// ```swift
 /// let binding = ImageBinding(target: cell, pipeline: pipeline,
@@ -89,6 +93,8 @@ public final class ImageBinding {
 
     private var task: ImageTask?
     private var waiter: Task<Void, Never>?
+    /// Shows the current load's previews; only when the request wants previews.
+    private var previewWaiter: Task<Void, Never>?
     /// Bumped on every change of request: a completion carrying an older value is stale.
     private var generation = 0
     /// What the binding last put in the view, so it never shows the same placeholder twice.
@@ -100,7 +106,7 @@ public final class ImageBinding {
     /// the same request after it was shown.
     private var shownResponse: ImageResponse?
 
-    private enum Shown { case nothing, placeholder, image, failure }
+    private enum Shown { case nothing, placeholder, preview, image, failure }
 
     /// Creates a binding that shows images in `target`.
     public init(target: any ImageDisplaying, pipeline: ImagePipeline, options: Options = Options()) {
@@ -112,6 +118,7 @@ public final class ImageBinding {
     deinit {
         task?.cancel()
         waiter?.cancel()
+        previewWaiter?.cancel()
     }
 
     /// Makes `request` the one the view wants. Cancels the previous load; shows a memory-cache
@@ -229,7 +236,21 @@ public final class ImageBinding {
                 do { result = .success(try await task.response) } catch { result = .failure(error) }
                 self?.complete(result, generation: generation)
             }
+            if request.isProgressiveDecodingEnabled ?? pipeline.configuration.isProgressiveDecodingEnabled {
+                previewWaiter = Task { [weak self] in
+                    _ = isolation
+                    for await preview in task.previews { self?.showPreview(preview, generation: generation) }
+                }
+            }
         }
+    }
+
+    /// Shows a preview of the load in progress, unless the view wants another request now or
+    /// the final image is already shown.
+    private func showPreview(_ preview: ImageResponse, generation: Int) {
+        guard generation == self.generation, state == .loading else { return }
+        shown = .preview
+        target?.display(preview.image, transition: .none, contentMode: options.contentMode)
     }
 
     private func complete(_ result: Result<ImageResponse, any Error>, generation: Int) {
@@ -237,6 +258,8 @@ public final class ImageBinding {
         guard generation == self.generation else { return }
         task = nil
         waiter = nil
+        previewWaiter?.cancel()
+        previewWaiter = nil
         if case .failure(let error) = result, error is CancellationError {
             state = .deferred
             return
@@ -281,5 +304,7 @@ public final class ImageBinding {
         task = nil
         waiter?.cancel()
         waiter = nil
+        previewWaiter?.cancel()
+        previewWaiter = nil
     }
 }

@@ -22,6 +22,9 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
     private let totalTimeout: Double
     private let startedAt = DispatchTime.now()
     private let progress: @Sendable (Int64, Int64) -> Void
+    /// The calling task's `BodyObserver`, read when the transfer is made (the delegate's
+    /// callbacks run on URLSession's threads, outside the task).
+    private let bodyObserver = BodyObserver.current
     private let state = Locked(State())
 
     /// - Parameter acceptsAnyStatus: deliver responses outside 200–299 with their body instead of
@@ -96,17 +99,20 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
 
     /// Adds a chunk; `false` when the body passed the limit (the transfer has failed).
     func append(_ chunk: Data) -> Bool {
-        let counts = state.withLock { state -> (Int64, Int64)? in
+        let counts = state.withLock { state -> (Int64, Int64, Bool)? in
             guard state.outcome == nil else { return nil }
-            guard state.data.count + chunk.count <= maxBytes else { return (-1, -1) }
+            guard state.data.count + chunk.count <= maxBytes else { return (-1, -1, false) }
             state.data.append(chunk)
-            return (Int64(state.data.count), max(0, state.expected))
+            let status = (state.response as? HTTPURLResponse)?.statusCode ?? 0
+            return (Int64(state.data.count), max(0, state.expected), (200..<300).contains(status))
         }
-        guard let (received, expected) = counts else { return false }
+        guard let (received, expected, isSuccess) = counts else { return false }
         guard received >= 0 else {
             fail(ImagePipelineError.dataTooLarge(limit: maxBytes))
             return false
         }
+        // Progressive previews are made from an image's body, never from an error page's.
+        if isSuccess { bodyObserver?(chunk) }
         progress(received, expected)
         return true
     }

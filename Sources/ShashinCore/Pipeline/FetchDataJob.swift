@@ -112,6 +112,13 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
 
     private func enqueueDownload(_ plan: HTTPCache.Plan, enqueuedAt: TimeInterval, timings: ImageTimings) {
         guard !isDisposed else { return }
+        // Previews come from the body as it arrives, collected only when a subscriber asks for
+        // them as the download is queued (one that joins later shares what this download gives).
+        let feed = wantsPreviews ? PreviewFeed { [weak self] prefix in
+            guard let self else { return }
+            let preview = FetchedData(data: prefix, urlResponse: nil, source: .network, timings: ImageTimings())
+            graph.queue.async { self.send(preview: preview) }
+        } : nil
         workItem = graph.networkQueue.enqueue(priority: priority) { [self] item in
             let task = Task {
                 let startedAt = monotonicNow()
@@ -119,10 +126,12 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
                 do {
                     var timings = timings
                     timings.queued = startedAt - enqueuedAt - timings.disk
-                    let fetched = try await download(plan)
+                    let fetched = try await download(plan, feedingPreviews: feed)
+                    feed?.close()
                     timings.network = monotonicNow() - startedAt
                     result = .success(fetched.with(timings: timings))
                 } catch {
+                    feed?.close()
                     result = .failure(Self.pipelineError(from: error))
                 }
                 item.finish()
@@ -131,6 +140,13 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
             }
             item.onCancel { task.cancel() }
         }
+    }
+
+    /// `download(plan)`, its body's chunks going to `feed` as they arrive when there is one.
+    private func download(_ plan: HTTPCache.Plan, feedingPreviews feed: PreviewFeed?) async throws -> FetchedData {
+        guard let feed else { return try await download(plan) }
+        let sink = BodyObserver.Sink { chunk in feed.receive(chunk) }
+        return try await BodyObserver.$sink.withValue(sink) { try await download(plan) }
     }
 
     private func download(_ plan: HTTPCache.Plan) async throws -> FetchedData {

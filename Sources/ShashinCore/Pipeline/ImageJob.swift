@@ -27,6 +27,17 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
     /// A failed read of a stored processed result, reported with the result made instead.
     private var diskErrors: [any Error] = []
     private var workItem: WorkItem?
+    /// The preview being made, if any: one at a time, and none once the final work has begun.
+    private var previewItem: WorkItem?
+    /// When the last preview was started (stage 0), for the configuration's interval.
+    private var lastPreviewAt = -Double.infinity
+    /// Bytes decoded by previews so far, and the body's announced size (0: unknown), for the
+    /// configuration's budget.
+    private var previewBytes = 0
+    private var expectedBytes: Int64 = 0
+    /// Set (on the graph's queue) when the final decode or processing begins; read by preview
+    /// work on other threads, which then stops.
+    private let finalStarted = Locked(false)
 
     init(graph: JobGraph, request: ImageRequest, stage: Int, cacheKey: ImageCacheKey) {
         self.request = request
@@ -56,17 +67,21 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
 
     private func startUpstream() {
         if stage == 0 {
-            upstream = graph.fetchJob(for: request).subscribe(priority: priority) { [weak self] event in
+            upstream = graph.fetchJob(for: request).subscribe(priority: priority, wantsPreviews: wantsPreviews) { [weak self] event in
                 switch event {
-                case .progress(let progress): self?.send(progress: progress)
+                case .progress(let progress):
+                    self?.expectedBytes = progress.total
+                    self?.send(progress: progress)
+                case .preview(let partial): self?.decodePreview(partial)
                 case .value(let fetched): self?.decode(fetched)
                 case .failure(let error): self?.finish(.failure(error))
                 }
             }
         } else {
-            upstream = graph.imageJob(for: request, stage: stage - 1).subscribe(priority: priority) { [weak self] event in
+            upstream = graph.imageJob(for: request, stage: stage - 1).subscribe(priority: priority, wantsPreviews: wantsPreviews) { [weak self] event in
                 switch event {
                 case .progress(let progress): self?.send(progress: progress)
+                case .preview(let input): self?.processPreview(input)
                 case .value(let input): self?.process(input)
                 case .failure(let error): self?.finish(.failure(error))
                 }
@@ -79,6 +94,7 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         upstream = nil
         workItem?.cancel()
         workItem = nil
+        stopPreviews()
     }
 
     override func didChangePriority(_ priority: Priority) {
@@ -126,6 +142,7 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
 
     private func decode(_ fetched: FetchedData) {
         upstream = nil
+        stopPreviews()
         let decoder = graph.configuration.decoders
         let context = ImageDecodingContext(format: ImageFormat(sniffing: fetched.data), thumbnail: request.thumbnail,
                                            maxPixelCount: graph.configuration.maxPixelCount,
@@ -158,6 +175,7 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
 
     private func process(_ input: ImageResult) {
         upstream = nil
+        stopPreviews()
         let processor = request.processors[stage - 1]
         run(on: graph.processingQueue, after: input.timings, source: input.source, urlResponse: input.urlResponse,
             originalFormat: input.originalFormat, storageErrors: input.storageErrors) {
@@ -175,6 +193,63 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         } record: { timings, duration in
             timings.process += duration
         }
+    }
+
+    // MARK: Previews
+
+    /// Decodes a preview from the complete scans received so far, unless the interval since the
+    /// last one has not passed or it would take the previews past their budget of bytes.
+    private func decodePreview(_ partial: FetchedData) {
+        let now = monotonicNow()
+        guard now - lastPreviewAt >= graph.configuration.progressiveDecodingInterval else { return }
+        let budget = graph.configuration.progressiveDecodingBudget * Double(expectedBytes)
+        guard expectedBytes <= 0 || Double(previewBytes + partial.data.count) <= budget else { return }
+        let decoder = graph.configuration.decoders
+        let context = ImageDecodingContext(format: ImageFormat(sniffing: partial.data), thumbnail: request.thumbnail,
+                                           maxPixelCount: graph.configuration.maxPixelCount,
+                                           memoryBudget: graph.configuration.decodeMemoryBudget)
+        let data = partial.data
+        if runPreview(on: graph.decodeQueue, work: { decoder.decodePreview(data, context: context) }) {
+            lastPreviewAt = now
+            previewBytes += data.count
+        }
+    }
+
+    /// Runs this stage's processor on the previous stage's preview; a processor that fails on a
+    /// preview only loses that preview.
+    private func processPreview(_ input: ImageResult) {
+        let processor = request.processors[stage - 1]
+        let image = UncheckedImage(input.image)
+        runPreview(on: graph.processingQueue, work: { try? processor.process(image.value) })
+    }
+
+    /// Makes a preview with `work` on `workQueue` and sends it to the subscribers that want
+    /// previews; never stored in a cache. Skipped (returns `false`) while another preview is being
+    /// made, once the final work has begun, and when final work waits in the queue: a preview must
+    /// not delay a final image.
+    @discardableResult
+    private func runPreview(on workQueue: WorkQueue, work: @escaping @Sendable () -> PlatformImage?) -> Bool {
+        guard !isDisposed, previewItem == nil, !finalStarted.current, workQueue.pendingCount == 0 else { return false }
+        let finalStarted = self.finalStarted
+        previewItem = workQueue.enqueue(priority: priority) { [self] item in
+            DispatchQueue.global(qos: .userInitiated).async { [self] in
+                let image = item.isCancelled || finalStarted.current ? nil : work().map(UncheckedImage.init)
+                item.finish()
+                graph.queue.async { [self] in
+                    previewItem = nil
+                    guard let image, !finalStarted.current else { return }
+                    send(preview: ImageResult(image: image.value, urlResponse: nil, source: .network, timings: ImageTimings()))
+                }
+            }
+        }
+        return true
+    }
+
+    /// No more previews: the final work begins, or the job is cancelled.
+    private func stopPreviews() {
+        finalStarted.withLock { $0 = true }
+        previewItem?.cancel()
+        previewItem = nil
     }
 
     /// Runs CPU-bound `work` on a bounded queue, off the Swift cooperative pool (a long decode

@@ -81,6 +81,20 @@ extension ImagePipeline {
         /// }
         /// ```
         public var credentialProvider: AuthenticatingDataLoader.CredentialProvider?
+        /// Whether requests get previews while a progressive JPEG downloads (`ImageTask.previews`):
+        /// the scans received so far, decoded at the request's thumbnail size and run through its
+        /// processors, never cached. A request's own `isProgressiveDecodingEnabled` overrides it.
+        /// Default `false`.
+        public var isProgressiveDecodingEnabled = false
+        /// The shortest time between two previews of one image, in seconds; scans completed
+        /// sooner give none. Default 0.5.
+        public var progressiveDecodingInterval: TimeInterval = 0.5
+        /// The bytes all previews of one image may decode together, as a fraction of the image's
+        /// announced size (`Content-Length`): each preview decodes the file from its start, so
+        /// this bounds their CPU against the final decode's. A scan past the budget gives no
+        /// preview. Default 0.5; `.infinity` for no limit (the interval still applies), and no
+        /// limit when the size is not announced.
+        public var progressiveDecodingBudget: Double = 0.5
         /// A fixed credential per host (lowercased), answering any challenge from that host ahead
         /// of `credentialProvider`. Default none.
         public var credentials: [String: Credential] = [:]

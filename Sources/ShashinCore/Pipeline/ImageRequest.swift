@@ -27,6 +27,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// without a disk cache, `returnCacheDataDontLoad` fails on a memory miss. A request made from
     /// a `URLRequest` takes that request's `cachePolicy` unless given one.
     public var cachePolicy: HTTPCachePolicy
+    /// Whether this request gets previews while a progressive JPEG downloads; `nil` (default)
+    /// follows the pipeline's `isProgressiveDecodingEnabled`. Requests that differ only here share
+    /// their work; previews are made when the first of them to start the download wants them.
+    public var isProgressiveDecodingEnabled: Bool?
 
     /// The URL of the image; `nil` only when built from a `URLRequest` without one.
     public var url: URL? { urlRequest.url }

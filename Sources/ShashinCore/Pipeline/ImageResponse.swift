@@ -13,9 +13,8 @@ public struct ImageResponse: @unchecked Sendable { // immutable; images are neve
     public let source: Source
     /// The HTTP response, when the image came over the network.
     public let urlResponse: URLResponse?
-    /// Whether this is a lower-quality preview of the final image (progressive loading). The
-    /// pipeline does not make previews yet, so its responses say `false`; the field is here for
-    /// custom pipelines' responses and for the progressive decoding to come.
+    /// Whether this is a lower-quality preview of the final image, decoded from the part of a
+    /// progressive JPEG received so far (`ImageTask.previews`); `false` for the final image.
     public let isPreview: Bool
     /// How long each stage took.
     public let timings: ImageTimings

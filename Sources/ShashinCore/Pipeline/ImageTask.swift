@@ -30,6 +30,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         var waiters: [CheckedContinuation<ImageResponse, any Error>] = []
         var hasStarted = false
         var lastProgress: Progress?
+        var lastPreview: ImageResponse?
         var eventStreams: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextStreamID = 0
     }
@@ -117,8 +118,29 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         }
     }
 
-    /// What happens to the task: `started`, `progress`, then `finished` with the result. A new
-    /// stream first replays what already happened (started, the latest progress, the end).
+    /// Previews of the image while it downloads (`isPreview == true`), each closer to the final
+    /// image than the one before, ending when the task ends; the final image comes through
+    /// `response`, never here. A new stream first gets the latest preview, if any. Only requests
+    /// with progressive decoding on (`ImageRequest.isProgressiveDecodingEnabled`, or the
+    /// pipeline's `isProgressiveDecodingEnabled`) get previews, and only from progressive JPEGs.
+    ///
+    /// ```swift
+    /// for await preview in task.previews { imageView.image = preview.image }
+    /// ```
+    public var previews: AsyncStream<ImageResponse> {
+        let events = self.events
+        return AsyncStream { continuation in
+            let forwarder = Task {
+                for await event in events { if case .preview(let preview) = event { continuation.yield(preview) } }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in forwarder.cancel() }
+        }
+    }
+
+    /// What happens to the task: `started`, `progress` and `preview`s, then `finished` with the
+    /// result. A new stream first replays what already happened (started, the latest progress,
+    /// the latest preview while the task runs, the end).
     public var events: AsyncStream<Event> {
         AsyncStream { continuation in
             // The replay is yielded under the lock, so no event the graph sends meanwhile (from
@@ -126,6 +148,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
             let (isDone, streamID) = state.withLock { state -> (Bool, Int?) in
                 if state.hasStarted { continuation.yield(.started) }
                 if let progress = state.lastProgress { continuation.yield(.progress(progress)) }
+                if state.result == nil, let preview = state.lastPreview { continuation.yield(.preview(preview)) }
                 if let result = state.result {
                     continuation.yield(.finished(result))
                     return (true, nil)
@@ -163,6 +186,9 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         case started
         /// More bytes arrived.
         case progress(Progress)
+        /// A preview of the image decoded from the bytes so far (progressive decoding);
+        /// `isPreview` is `true`. Never cached.
+        case preview(ImageResponse)
         /// The disk cache failed (a full disk, a read-only folder); the image still loads.
         case diskCacheFailed(any Error)
         /// The task ended: the response (with its `source` and `timings`) or the error.
@@ -180,6 +206,8 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
 
     func didProgress(_ progress: Progress) { broadcast(.progress(progress)) { $0.lastProgress = progress } }
 
+    func didPreview(_ preview: ImageResponse) { broadcast(.preview(preview)) { $0.lastPreview = preview } }
+
     func didFailStoring(_ error: any Error) { broadcast(.diskCacheFailed(error)) { _ in } }
 
     /// Ends the task once; returns whether this call ended it.
@@ -194,6 +222,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
         let delivery = state.withLock { state -> ([CheckedContinuation<ImageResponse, any Error>], [AsyncStream<Event>.Continuation])? in
             guard state.result == nil else { return nil }
             state.result = result
+            state.lastPreview = nil
             defer { state.waiters = []; state.eventStreams = [:] }
             // Yielded in the same critical section as every other event, so it stays the last.
             for stream in state.eventStreams.values { stream.yield(.finished(result)) }

@@ -3,6 +3,8 @@ import Foundation
 /// What a job reports to those subscribed to it.
 enum JobEvent<Value: Sendable>: Sendable {
     case progress(ImageTask.Progress)
+    /// A lower-quality version of the value to come (progressive decoding); never cached.
+    case preview(Value)
     case value(Value)
     case failure(any Error)
 }
@@ -12,7 +14,8 @@ enum JobEvent<Value: Sendable>: Sendable {
 /// Every identical request subscribes to the same job. The job starts when its first subscriber
 /// arrives, runs at the highest priority among its subscribers, and is cancelled when the last
 /// one leaves. Subclasses override `start()`, `didCancel()`, `didChangePriority(_:)` and
-/// `didChangeProgressInterest(_:)`.
+/// `didChangeProgressInterest(_:)`. Previews go only to subscribers that want them, and a
+/// subscriber that wants them gets the latest one at once when it joins.
 ///
 /// Confinement: a job is created, used and finished only on the pipeline's serial queue.
 class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue`
@@ -22,6 +25,7 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
     private struct Subscriber {
         var priority: Priority
         let wantsProgress: Bool
+        let wantsPreviews: Bool
         let handler: Handler
     }
 
@@ -35,6 +39,10 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
     private(set) var priority: Priority = .veryLow
     /// Whether any current subscriber wants progress events.
     private(set) var wantsProgress = false
+    /// Whether any current subscriber wants previews.
+    private(set) var wantsPreviews = false
+    /// The last preview sent, for subscribers that join later.
+    private var latestPreview: Value?
     /// Called once when the job is finished or cancelled, so the graph forgets it.
     var onDisposed: (() -> Void)?
 
@@ -46,13 +54,16 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
     /// returns (a job can finish synchronously, as on a memory-cache hit). Returns `nil` when the
     /// job is already disposed. A subscriber that does not want progress gets none, and a job
     /// none of whose subscribers want it may skip reporting it.
-    func subscribe(priority: Priority, wantsProgress: Bool = true, handler: @escaping Handler) -> JobSubscription? {
+    func subscribe(priority: Priority, wantsProgress: Bool = true, wantsPreviews: Bool = false,
+                   handler: @escaping Handler) -> JobSubscription? {
         graph.assertOnQueue()
         guard !isDisposed else { return nil }
         let id = nextSubscriberID
         nextSubscriberID += 1
-        subscribers[id] = Subscriber(priority: priority, wantsProgress: wantsProgress, handler: handler)
+        subscribers[id] = Subscriber(priority: priority, wantsProgress: wantsProgress, wantsPreviews: wantsPreviews, handler: handler)
         updateProgressInterest()
+        self.wantsPreviews = subscribers.values.contains { $0.wantsPreviews }
+        if wantsPreviews, let latestPreview { handler(.preview(latestPreview)) }
         let subscription = JobSubscription(
             unsubscribe: { [weak self] in self?.unsubscribe(id) },
             setPriority: { [weak self] in self?.setPriority($0, of: id) }
@@ -84,6 +95,13 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
         for subscriber in subscribers.values where subscriber.wantsProgress { subscriber.handler(.progress(progress)) }
     }
 
+    /// Sends a preview to every subscriber that wants previews, and keeps it for later ones.
+    func send(preview: Value) {
+        guard !isDisposed else { return }
+        latestPreview = preview
+        for subscriber in subscribers.values where subscriber.wantsPreviews { subscriber.handler(.preview(preview)) }
+    }
+
     /// Delivers the outcome to every subscriber and disposes of the job.
     func finish(_ result: Result<Value, any Error>) {
         guard !isDisposed else { return }
@@ -107,6 +125,7 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
         } else {
             updatePriority()
             updateProgressInterest()
+            wantsPreviews = subscribers.values.contains { $0.wantsPreviews }
         }
     }
 
@@ -133,6 +152,7 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
 
     private func dispose() {
         isDisposed = true
+        latestPreview = nil
         subscribers.removeAll()
         onDisposed?()
         onDisposed = nil

@@ -16,7 +16,7 @@ extension JobGraph {
                     guard !waiter.isFinished else { return }
                     waiter.subscription = fetchJob(for: request).subscribe(priority: request.priority, wantsProgress: false) { event in
                         switch event {
-                        case .progress: break
+                        case .progress, .preview: break
                         case .value(let fetched): waiter.finish(.success(fetched))
                         case .failure(let error): waiter.finish(.failure(error))
                         }

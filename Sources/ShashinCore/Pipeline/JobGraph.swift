@@ -83,9 +83,13 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
         task.didStart()
         // The job holds the task until it delivers, so a task whose handle was dropped still ends
         // (and still fills the cache).
-        task.subscription = job.subscribe(priority: task.priority) { event in
+        let wantsPreviews = task.request.isProgressiveDecodingEnabled ?? configuration.isProgressiveDecodingEnabled
+        task.subscription = job.subscribe(priority: task.priority, wantsPreviews: wantsPreviews) { event in
             switch event {
             case .progress(let progress): task.didProgress(progress)
+            case .preview(let result):
+                task.didPreview(ImageResponse(image: result.image, request: task.request, source: result.source,
+                                              isPreview: true))
             case .value(let result):
                 for error in result.storageErrors { task.didFailStoring(error) }
                 task.finish(.success(ImageResponse(image: result.image, request: task.request, source: result.source,

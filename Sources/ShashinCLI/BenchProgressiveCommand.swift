@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import ImageServer
+import Shashin
+import ShashinCore
+
+/// `shashin bench-progressive FILE`: loads a progressive JPEG from the embedded ImageServer at a
+/// limited bandwidth, with previews on and off in alternating order, and reports the time to the
+/// first preview ÷ the time to the final image, and the decoding CPU of previews and final ÷ that
+/// of the final alone (measured in the run without previews), with their range over the rounds.
+/// Used by `scripts/bench-progressive.sh`; build in release for meaningful numbers.
+struct BenchProgressiveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-progressive",
+        abstract: "Measure progressive previews: time to the first preview and their CPU cost; prints one JSON line a round.",
+        shouldDisplay: false
+    )
+
+    @Argument(help: "A progressive JPEG.")
+    var file: String
+
+    @Option(help: "Bandwidth of the response, in kilobytes (1,000 bytes) per second.")
+    var bandwidth = 600
+
+    @Option(help: "Longest side of the thumbnail, in pixels.")
+    var thumbnail = 300
+
+    @Option(help: "The pipeline's progressiveDecodingInterval, in seconds.")
+    var interval = 0.5
+
+    @Option(help: "The pipeline's progressiveDecodingBudget (bytes previews decode, as a fraction of the file's).")
+    var budget = ImagePipeline.Configuration(decoder: PlatformImageDecoder()).progressiveDecodingBudget
+
+    @Option(help: "Rounds (each loads the file twice: with previews and without).")
+    var rounds = 3
+
+    func run() async throws {
+        guard rounds >= 1, bandwidth >= 1, thumbnail >= 8 else { throw ValidationError("Needs a round, a bandwidth and a thumbnail of 8 px or more.") }
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        let server = ImageServer()
+        try await server.start()
+        var script = RouteScript.data(data, contentType: "image/jpeg")
+        script.bytesPerSecond = bandwidth * 1000
+        server.setRoute("/progressive.jpg", script)
+        // One load first: libvips' start-up, the loader's connection pool and page faults are not measured.
+        _ = try await load(server.url("/progressive.jpg?warm-up"), previews: false)
+        for round in 0..<rounds {
+            var on: Load?
+            var off: Load?
+            for previews in round % 2 == 0 ? [true, false] : [false, true] {
+                let result = try await load(server.url("/progressive.jpg?round=\(round)&previews=\(previews)"), previews: previews)
+                if previews { on = result } else { off = result }
+            }
+            guard let on, let off else { continue }
+            let fields: [(String, String)] = [
+                ("round", "\(round)"),
+                ("bytes", "\(data.count)"),
+                ("previews", "\(on.previews)"),
+                ("first_preview_s", String(format: "%.3f", on.firstPreview ?? -1)),
+                ("final_s", String(format: "%.3f", on.final)),
+                ("final_without_previews_s", String(format: "%.3f", off.final)),
+                ("first_preview_over_final", String(format: "%.3f", (on.firstPreview ?? .nan) / on.final)),
+                ("preview_decode_cpu_s", String(format: "%.4f", on.previewCPU)),
+                ("final_decode_cpu_s", String(format: "%.4f", on.finalCPU)),
+                ("final_decode_cpu_without_previews_s", String(format: "%.4f", off.finalCPU)),
+                ("decode_cpu_ratio", String(format: "%.3f", (on.previewCPU + on.finalCPU) / off.finalCPU)),
+                ("process_cpu_ratio", String(format: "%.3f", on.processCPU / off.processCPU)),
+            ]
+            print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+        }
+        await server.stop()
+    }
+
+    struct Load {
+        var firstPreview: Double?
+        var final: Double
+        var previews: Int
+        var previewCPU: Double
+        var finalCPU: Double
+        /// The whole process's CPU (user + system) over the load: the server and loader too.
+        var processCPU: Double
+    }
+
+    private func load(_ url: URL, previews: Bool) async throws -> Load {
+        let decoder = CPUTimingDecoder()
+        var configuration = ImagePipeline.Configuration()
+        configuration.decoder = decoder
+        configuration.memoryCache = nil
+        configuration.isProgressiveDecodingEnabled = previews
+        configuration.progressiveDecodingInterval = interval
+        configuration.progressiveDecodingBudget = budget
+        let pipeline = ImagePipeline(configuration: configuration)
+        let cpuBefore = Self.processCPU()
+        let start = monotonicSeconds()
+        guard case .inProgress(let task) = pipeline.loadImage(ImageRequest(url: url, thumbnail: .init(maxPixelSize: thumbnail))) else {
+            throw ValidationError("unexpected memory hit")
+        }
+        var firstPreview: Double?
+        var count = 0
+        var final: Double?
+        for await event in task.events {
+            switch event {
+            case .preview:
+                count += 1
+                if firstPreview == nil { firstPreview = monotonicSeconds() - start }
+            case .finished(let result):
+                _ = try result.get()
+                final = monotonicSeconds() - start
+            default:
+                break
+            }
+        }
+        let cpu = Self.processCPU() - cpuBefore
+        return Load(firstPreview: firstPreview, final: final ?? .nan, previews: count,
+                    previewCPU: decoder.previewSeconds.current, finalCPU: decoder.finalSeconds.current, processCPU: cpu)
+    }
+
+    private func monotonicSeconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    static func processCPU() -> Double { BenchNetworkCommand.cpuSeconds() }
+}
+
+/// The platform's decoder, adding up the CPU time of its final decodes and its previews (each
+/// measured on the thread that ran it).
+final class CPUTimingDecoder: ProgressiveImageDecoding {
+    private let base = PlatformImageDecoder()
+    let finalSeconds = Locked(0.0)
+    let previewSeconds = Locked(0.0)
+
+    func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage {
+        let start = Self.threadCPU()
+        defer { let spent = Self.threadCPU() - start; finalSeconds.withLock { $0 += spent } }
+        return try base.decode(data, context: context)
+    }
+
+    func decodePreview(_ data: Data, context: ImageDecodingContext) -> PlatformImage? {
+        let start = Self.threadCPU()
+        defer { let spent = Self.threadCPU() - start; previewSeconds.withLock { $0 += spent } }
+        return base.decodePreview(data, context: context)
+    }
+
+    static func threadCPU() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
