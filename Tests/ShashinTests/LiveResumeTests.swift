@@ -77,6 +77,28 @@ struct LiveResumeTests {
         try await fixture.finish()
     }
 
+    @Test("progress continues from the kept bytes", arguments: LoaderFactory.all)
+    func progressContinuesFromTheKeptBytes(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
+        let big = try await Self.bigImage()
+        let url = Self.serveDropping(fixture.server, "/progress.png", data: big)
+        try await Self.failedFirstLoad(fixture, url)
+        let kept = try #require(Self.store(fixture).resumableData(for: url)).data.count
+        // The rest takes at least two seconds: the progress stream below is there long before it ends.
+        fixture.server.updateRoute("/progress.png") { script in
+            script.fault = nil
+            script.bytesPerSecond = (big.count - kept) / 2
+        }
+        let task = fixture.task(ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 64)))
+        var reports: [ImageTask.Progress] = []
+        for await progress in task.progress { reports.append(progress) }
+        _ = try await task.response
+        #expect(!reports.isEmpty)
+        #expect(reports.allSatisfy { $0.total == Int64(big.count) && $0.completed > Int64(kept) })
+        #expect(reports.last?.completed == Int64(big.count))
+        try await fixture.finish()
+    }
+
     @Test("the resumed bytes are the served bytes, and the kept ones go", arguments: LoaderFactory.all)
     func resumedBytesAreExact(loader: LoaderFactory) async throws {
         let fixture = try await LiveFixture.start(loader)
