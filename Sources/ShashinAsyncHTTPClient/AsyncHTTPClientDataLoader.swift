@@ -203,12 +203,18 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
                 }
             }
             if reported != data.count { progress(Int64(data.count), max(0, expected)) }
-        } catch let error as ImagePipelineError {
-            throw error
-        } catch let error as HTTPClientError where error == .deadlineExceeded {
-            throw ClientErrors.pipelineError(from: error, inBody: true, idleTimeout: idleTimeout, totalTimeout: totalTimeout)
         } catch {
-            throw failure(error, received: data.count, expected: expected, inBody: true)
+            let failure: any Error = switch error {
+            case let error as ImagePipelineError: error
+            case let error as HTTPClientError where error == .deadlineExceeded:
+                ClientErrors.pipelineError(from: error, inBody: true, idleTimeout: idleTimeout, totalTimeout: totalTimeout)
+            default: self.failure(error, received: data.count, expected: expected, inBody: true)
+            }
+            // The bytes so far, for a pipeline that may resume the download.
+            if !data.isEmpty, let url = request.url, let partial = try? Self.urlResponse(response, url: url) {
+                ResumableData.loaderDidReceivePartialBody(data, response: partial, endedBy: failure)
+            }
+            throw failure
         }
         // The loader's own client never decompresses, so the count is of the bytes on the wire;
         // a client passed in may have decoded a Content-Encoding, and then the length is not ours.

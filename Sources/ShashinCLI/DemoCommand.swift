@@ -56,6 +56,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Run the pipeline strategies without disk caches.")
     var noDiskCache = false
 
+    @Flag(help: "Pipeline strategies keep no bytes of cancelled or cut-off downloads: every download starts from byte 0 (the baseline for resuming's figures).")
+    var noResume = false
+
     @Flag(help: "Write no pictures.")
     var noPictures = false
 
@@ -241,6 +244,7 @@ struct DemoCommand: AsyncParsableCommand {
             configuration.maxConcurrentDownloads = command.maxConcurrentDownloads
             let diskCache = try cache.map { try DiskCache(directory: $0) }
             configuration.diskCache = diskCache
+            if command.noResume { configuration.resumableData = nil }
             let pipeline = ImagePipeline(configuration: configuration)
             switch kind {
             case .naive: return (NaiveFeedStrategy(catalog: catalog, server: server), nil)

@@ -27,6 +27,10 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(name: .customLong("decode-budget-mb"), help: "The decode memory budget in MB (default \(DecodeMemoryBudget.defaultBytes >> 20)).")
     var decodeBudget: Int?
 
+    @Option(name: .customLong("cache-dir"),
+            help: "Keep a disk cache in this folder: responses HTTP allows to be stored, and the first bytes of a download cut off, which the next fetch resumes.")
+    var cacheDirectory: String?
+
     @Flag(help: "Refuse loopback, private, link-local and metadata addresses, as a server loading user URLs should.")
     var refuseInternalAddresses = false
 
@@ -50,6 +54,9 @@ struct FetchCommand: AsyncParsableCommand {
         if let decodeBudget { configuration.decodeMemoryBudget = DecodeMemoryBudget(bytes: decodeBudget << 20) }
         configuration.dataLoader = user.wrap(loader.make(destinationPolicy: refuseInternalAddresses ? .publicAddressesOnly : .unrestricted),
                                              for: url)
+        if let cacheDirectory {
+            configuration.diskCache = try DiskCache(directory: URL(fileURLWithPath: cacheDirectory, isDirectory: true))
+        }
         let pipeline = ImagePipeline(configuration: configuration)
         let request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maxPixelSize: $0) })
         do {
@@ -58,6 +65,10 @@ struct FetchCommand: AsyncParsableCommand {
             print("\(url.absoluteString): \(width)×\(height), from \(Self.origin(of: response, url: url)), "
                   + String(format: "%.1f ms (network %.1f, decode %.1f)", response.timings.total * 1000,
                            response.timings.network * 1000, response.timings.decode * 1000))
+            if let start = response.resumedFromByte {
+                let total = (response.urlResponse?.expectedContentLength).map { " of \($0)" } ?? ""
+                print("resumed from byte \(start)\(total): \(start) bytes were kept from an earlier download")
+            }
             UserOption.report(configuration.dataLoader)
             if let output, let options {
                 let data = try PlatformImageEncoder().encode(response.image, options: options)
@@ -65,6 +76,10 @@ struct FetchCommand: AsyncParsableCommand {
                 print("wrote \(output) (\(options), \(data.count) bytes)")
             }
         } catch {
+            if let kept = configuration.resumableData?.resumableData(for: url) {
+                print("kept \(kept.data.count) of \(kept.totalLength) bytes"
+                      + (cacheDirectory == nil ? " (in memory only: pass --cache-dir to resume in a later run)" : "; the next fetch resumes from there"))
+            }
             UserOption.report(configuration.dataLoader)
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(1)

@@ -75,6 +75,27 @@ extension HTTPCache {
         return HTTPCachedResponse(data: data, response: http, source: .network, isStale: false, storageErrors: errors)
     }
 
+    /// Stores a complete 200 that did not come through `fetch`: one the pipeline assembled from
+    /// kept bytes and a 206 (never the 206 itself), or a 200 answering its ranged request.
+    /// `request` is the plain GET, without `Range` or `If-Range`. Stored when any 200 would be.
+    /// - Returns: what storage reported.
+    func storeComplete(_ data: Data, response: HTTPURLResponse, for request: URLRequest,
+                       requestTime: Date, responseTime: Date) async -> [any Error] {
+        guard response.statusCode == 200, let url = request.url,
+              let exchange = exchange(for: request, maxBytes: data.count) else { return [] }
+        let responseHeaders = HTTPHeaders(response: response)
+        let credential = credential(of: exchange.headers, url: url)
+        guard mayStore(status: 200, requestHeaders: exchange.headers, responseHeaders: responseHeaders,
+                       authenticated: credential != nil) else { return [] }
+        var stored = StoredResponse(status: 200, headers: Self.storedHeaders(responseHeaders),
+                                    requestHeaders: exchange.headers, requestTime: requestTime, responseTime: responseTime)
+        stored.credential = credential
+        let metadata = Self.metadata(of: stored)
+        let key = exchange.key
+        do { try await offThePool { [storage] in try storage.store(data, metadata: metadata, forKey: key) } } catch { return [error] }
+        return []
+    }
+
     /// Whether a 304's entity tag identifies the stored response for update (§4.3.4): a strong one
     /// must be the stored strong one; a weak one (a 304 with no strong validator) must match the
     /// stored one by the weak comparison (RFC 9110 §8.8.3.2).

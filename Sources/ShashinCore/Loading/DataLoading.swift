@@ -7,7 +7,10 @@ import FoundationNetworking
 ///
 /// An implementation reports progress, stops at `maxBytes` with
 /// `ImagePipelineError.dataTooLarge`, maps a status outside 200–299 to `.httpStatus`, and throws
-/// `CancellationError` promptly when the calling Swift `Task` is cancelled.
+/// `CancellationError` promptly when the calling Swift `Task` is cancelled. A loader that can,
+/// hands over the bytes of a body that broke off with
+/// `ResumableData.loaderDidReceivePartialBody(_:response:endedBy:)` before it throws, so that the
+/// pipeline can resume the download (both built-in loaders do).
 public protocol DataLoading: Sendable {
     /// Loads the body of `request`.
     /// - Parameters:

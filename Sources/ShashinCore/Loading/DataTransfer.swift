@@ -25,6 +25,8 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
     /// The calling task's `BodyObserver`, read when the transfer is made (the delegate's
     /// callbacks run on URLSession's threads, outside the task).
     private let bodyObserver = BodyObserver.current
+    /// Where the bytes of a body that breaks off go, when a pipeline download may resume it.
+    private let interrupted: InterruptedBody?
     private let state = Locked(State())
 
     /// - Parameter acceptsAnyStatus: deliver responses outside 200–299 with their body instead of
@@ -33,7 +35,9 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
     /// - Parameter idleTimeout, totalTimeout: the limits in force, for the words of a timeout error.
     init(maxBytes: Int, acceptsAnyStatus: Bool = false, isHead: Bool = false, maxRedirects: Int = 5,
          idleTimeout: Double = 60, totalTimeout: Double = 300,
+         interrupted: InterruptedBody? = nil,
          progress: @escaping @Sendable (Int64, Int64) -> Void) {
+        self.interrupted = interrupted
         self.maxRedirects = maxRedirects
         self.idleTimeout = idleTimeout
         self.totalTimeout = totalTimeout
@@ -220,12 +224,18 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
     func fail(_ error: any Error) { resolve(.failure(error)) }
 
     private func resolve(_ outcome: Result<(Data, URLResponse), any Error>) {
-        let continuation = state.withLock { state -> CheckedContinuation<(Data, URLResponse), any Error>? in
-            guard state.outcome == nil else { return nil }
+        let (continuation, partial) = state.withLock { state -> (CheckedContinuation<(Data, URLResponse), any Error>?, (Data, URLResponse)?) in
+            guard state.outcome == nil else { return (nil, nil) }
             state.outcome = outcome
+            let partial = state.response.map { (state.data, $0) }
             state.data = Data()
             defer { state.continuation = nil }
-            return state.continuation
+            return (state.continuation, partial)
+        }
+        // Before the caller resumes: it reads what was kept as soon as the error reaches it.
+        if case .failure(let error) = outcome, let interrupted, let (data, response) = partial,
+           InterruptedBody.isResumable(after: error) {
+            interrupted.record(data, response: response)
         }
         continuation?.resume(with: outcome)
     }

@@ -114,7 +114,8 @@ public final class URLSessionDataLoader: DataLoading, Sendable {
         }
         let transfer = DataTransfer(maxBytes: maxBytes, acceptsAnyStatus: acceptsAnyStatus,
                                     isHead: request.httpMethod?.uppercased() == "HEAD", maxRedirects: maxRedirects,
-                                    idleTimeout: idleTimeout, totalTimeout: totalTimeout, progress: progress)
+                                    idleTimeout: idleTimeout, totalTimeout: totalTimeout,
+                                    interrupted: InterruptedBody.current, progress: progress)
         let task = session.dataTask(with: request)
         // The total limit, enforced here: URLSession's own does not end a task stuck where
         // libcurl is not waiting for bytes (an unanswered challenge on Linux never completes).

@@ -11,6 +11,8 @@ struct FetchedData: @unchecked Sendable { // immutable; URLResponse is never mut
     let timings: ImageTimings
     /// What the disk cache reported on the way (the bytes are good; they may not be stored).
     var storageErrors: [any Error] = []
+    /// Where the download resumed, when it continued kept bytes of an earlier one.
+    var resumedFromByte: Int? = nil
 }
 
 /// Gets a URL's bytes once for everyone who asks: from the disk cache when HTTP's rules (and the
@@ -150,12 +152,21 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
     }
 
     private func download(_ plan: HTTPCache.Plan) async throws -> FetchedData {
-        let configuration = graph.configuration
         let progressWanted = progressWanted
         let progress: @Sendable (Int64, Int64) -> Void = { [weak self] received, expected in
             guard progressWanted.current, let self else { return }
             graph.queue.async { self.send(progress: ImageTask.Progress(completed: received, total: expected)) }
         }
+        if let partials = graph.partialBodies, let request = Self.resumableRequest(in: plan),
+           let key = request.url.flatMap(ResumableDataStore.key(for:)) {
+            return try await downloadResuming(plan, request: request, key: key, storage: partials, progress: progress)
+        }
+        return try await downloadWhole(plan, progress: progress)
+    }
+
+    /// Downloads the whole body, as the plan says.
+    func downloadWhole(_ plan: HTTPCache.Plan, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> FetchedData {
+        let configuration = graph.configuration
         if let cache = graph.httpCache {
             let answer = try await cache.execute(plan, progress: progress)
             try Task.checkCancellation()
@@ -183,7 +194,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
                                        timings: timings, storageErrors: answer.storageErrors))
     }
 
-    private func checked(_ fetched: FetchedData) throws -> FetchedData {
+    func checked(_ fetched: FetchedData) throws -> FetchedData {
         let limit = graph.configuration.maxResponseBytes
         guard fetched.data.count <= limit else { throw ImagePipelineError.dataTooLarge(limit: limit) }
         guard !fetched.data.isEmpty else { throw ImagePipelineError.emptyData }
@@ -220,6 +231,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
 
 extension FetchedData {
     func with(timings: ImageTimings) -> FetchedData {
-        FetchedData(data: data, urlResponse: urlResponse, source: source, timings: timings, storageErrors: storageErrors)
+        FetchedData(data: data, urlResponse: urlResponse, source: source, timings: timings, storageErrors: storageErrors,
+                    resumedFromByte: resumedFromByte)
     }
 }

@@ -13,6 +13,8 @@ struct ImageResult: @unchecked Sendable { // immutable; images are never mutated
     var originalFormat: ImageFormat? = nil
     /// What the disk cache reported on the way.
     var storageErrors: [any Error] = []
+    /// Where the download resumed, when it continued kept bytes.
+    var resumedFromByte: Int? = nil
 }
 
 /// Produces the image of a request after its first `stage` processors: stage 0 decodes the
@@ -149,7 +151,7 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
                                            memoryBudget: graph.configuration.decodeMemoryBudget)
         let contentEncoding = context.format == nil ? Self.contentEncoding(of: fetched.urlResponse) : nil
         run(on: graph.decodeQueue, after: fetched.timings, source: fetched.source, urlResponse: fetched.urlResponse,
-            originalFormat: context.format, storageErrors: fetched.storageErrors) {
+            originalFormat: context.format, storageErrors: fetched.storageErrors, resumedFromByte: fetched.resumedFromByte) {
             do {
                 return try decoder.decode(fetched.data, context: context)
             } catch ImagePipelineError.decodingFailed(nil, let reason) where contentEncoding != nil {
@@ -178,7 +180,7 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         stopPreviews()
         let processor = request.processors[stage - 1]
         run(on: graph.processingQueue, after: input.timings, source: input.source, urlResponse: input.urlResponse,
-            originalFormat: input.originalFormat, storageErrors: input.storageErrors) {
+            originalFormat: input.originalFormat, storageErrors: input.storageErrors, resumedFromByte: input.resumedFromByte) {
             do {
                 var output = try processor.process(input.image)
                 // The animation describes the original file, which an animating view plays
@@ -256,7 +258,7 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
     /// there would starve every other async task), then stores and delivers the image.
     private func run(on workQueue: WorkQueue, after previous: ImageTimings, source: ImageResponse.Source,
                      urlResponse: URLResponse?, originalFormat: ImageFormat?, storageErrors: [any Error],
-                     work: @escaping @Sendable () throws -> PlatformImage,
+                     resumedFromByte: Int? = nil, work: @escaping @Sendable () throws -> PlatformImage,
                      record: @escaping @Sendable (inout ImageTimings, TimeInterval) -> Void) {
         let enqueuedAt = monotonicNow()
         let cache = request.options.contains(.disableMemoryCacheWrites) ? nil : graph.configuration.memoryCache
@@ -276,7 +278,8 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
                     processedStore?.storeInBackground(image, originalFormat: originalFormat, urlResponse: urlResponse,
                                                       request: request, cacheKey: cacheKey)
                     return ImageResult(image: image, urlResponse: urlResponse, source: source, timings: timings,
-                                       originalFormat: originalFormat, storageErrors: storageErrors)
+                                       originalFormat: originalFormat, storageErrors: storageErrors,
+                                       resumedFromByte: resumedFromByte)
                 }
                 item.finish()
                 graph.queue.async { self.finish(result) }

@@ -98,6 +98,14 @@ extension ImagePipeline {
         /// A fixed credential per host (lowercased), answering any challenge from that host ahead
         /// of `credentialProvider`. Default none.
         public var credentials: [String: Credential] = [:]
+        /// Where the first bytes of downloads that ended early are kept (a dropped connection, a
+        /// timeout, the last subscriber cancelling), so that the next load of the URL asks only
+        /// for the rest with `Range` and `If-Range` (RFC 9110 §14). Kept only for responses with
+        /// `Accept-Ranges: bytes`, a known length and a strong validator (a strong `ETag`, or a
+        /// `Last-Modified` at least a second older than `Date`); also in `diskCache`, when there
+        /// is one, so a resume survives a relaunch. Default a `ResumableDataStore()` (32 MB, in
+        /// memory); `nil`: downloads always start from the first byte.
+        public var resumableData: ResumableDataStore? = ResumableDataStore()
 
         /// A configuration with the given decoder for every format (and encoder), and every other default.
         public init(decoder: any ImageDecoding, encoder: (any ImageEncoding)? = nil) {

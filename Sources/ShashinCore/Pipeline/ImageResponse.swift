@@ -18,6 +18,9 @@ public struct ImageResponse: @unchecked Sendable { // immutable; images are neve
     public let isPreview: Bool
     /// How long each stage took.
     public let timings: ImageTimings
+    /// The byte the download resumed from when it continued the kept start of an earlier one
+    /// that ended early (see `ImagePipeline.Configuration.resumableData`); `nil` otherwise.
+    public let resumedFromByte: Int?
     /// For an animated GIF or WebP (whose first frame is `image`): the original data and frame
     /// count; `nil` for still images.
     public var animation: ImageAnimation? { image.animation }
@@ -36,7 +39,8 @@ public struct ImageResponse: @unchecked Sendable { // immutable; images are neve
 
     /// Creates a response.
     public init(image: PlatformImage, request: ImageRequest, source: Source, urlResponse: URLResponse? = nil,
-                isPreview: Bool = false, timings: ImageTimings = ImageTimings()) {
+                isPreview: Bool = false, timings: ImageTimings = ImageTimings(), resumedFromByte: Int? = nil) {
+        self.resumedFromByte = resumedFromByte
         self.image = image
         self.request = request
         self.source = source

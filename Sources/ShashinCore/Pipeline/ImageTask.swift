@@ -217,7 +217,8 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
             var timings = response.timings
             timings.total = monotonicNow() - createdAt
             return ImageResponse(image: response.image, request: request, source: response.source,
-                                 urlResponse: response.urlResponse, isPreview: response.isPreview, timings: timings)
+                                 urlResponse: response.urlResponse, isPreview: response.isPreview, timings: timings,
+                                 resumedFromByte: response.resumedFromByte)
         }
         let delivery = state.withLock { state -> ([CheckedContinuation<ImageResponse, any Error>], [AsyncStream<Event>.Continuation])? in
             guard state.result == nil else { return nil }

@@ -17,6 +17,8 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
     let httpCache: HTTPCache?
     /// Where processed results are read from and written to disk (by `diskCachePolicy`).
     let processedStore: ProcessedImageStore?
+    /// Where partial bodies are kept for resuming; `nil` when the configuration turns it off.
+    let partialBodies: PartialBodyStorage?
     private let liveTasks = Locked(0)
     private let nextTaskID = Locked(0)
 
@@ -48,6 +50,8 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
         } else {
             httpCache = nil
         }
+        let originalsOnDisk = httpCache?.storage
+        partialBodies = configuration.resumableData.map { PartialBodyStorage(memory: $0, disk: originalsOnDisk) }
         if let disk = configuration.diskCache, configuration.diskCachePolicy.storesProcessed, let encoder = configuration.encoder {
             let rules = httpCache ?? HTTPCache(loader: dataLoader, storage: disk, options: configuration.httpCacheOptions)
             processedStore = ProcessedImageStore(storage: disk, encoder: encoder, decoder: configuration.decoder,
@@ -93,7 +97,8 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
             case .value(let result):
                 for error in result.storageErrors { task.didFailStoring(error) }
                 task.finish(.success(ImageResponse(image: result.image, request: task.request, source: result.source,
-                                                   urlResponse: result.urlResponse, timings: result.timings)))
+                                                   urlResponse: result.urlResponse, timings: result.timings,
+                                                   resumedFromByte: result.resumedFromByte)))
             case .failure(let error): task.finish(.failure(error))
             }
         }
