@@ -43,7 +43,8 @@ public struct VipsImageDecoder: Sendable {
     /// the upright image (JPEG and WebP shrink while decoding). The header is read first:
     /// when its width × height passes `context.maxPixelCount` this throws `.imageTooLarge`
     /// before any pixel is decoded. The format is sniffed from `data` itself; truncated or
-    /// corrupt data throws rather than returning part of an image.
+    /// corrupt data throws rather than returning part of an image; an animation cut after some
+    /// complete frames keeps those, flagged `AnimationShortfall.damaged`.
     public func decodeBitmap(_ data: Data, context: ImageDecodingContext) throws(ImagePipelineError) -> Bitmap {
         guard let format = ImageFormat(sniffing: data) else {
             throw .decodingFailed(format: nil, reason: "while recognising the format: " + Self.unrecognised(data))
