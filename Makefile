@@ -78,6 +78,7 @@ test-core-tsan:
 bench-smoke: deps
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-decode-vs-pillow.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-process-vs-pillow.sh
+	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-animation-vs-pillow.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-memory.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-network.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-progressive.sh
@@ -93,6 +94,7 @@ bench: deps
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
 	SWIFT=$(SWIFT) scripts/bench-decode-vs-pillow.sh
 	SWIFT=$(SWIFT) scripts/bench-process-vs-pillow.sh
+	SWIFT=$(SWIFT) scripts/bench-animation-vs-pillow.sh
 	SWIFT=$(SWIFT) scripts/bench-memory.sh
 	$(SWIFT) build -c release --product shashin
 	$$($(SWIFT) build -c release --show-bin-path)/shashin bench-disk

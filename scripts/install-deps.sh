@@ -13,8 +13,9 @@ if [[ "$(uname -s)" == "Darwin" ]]; then
 fi
 
 packages=(libvips-dev libsqlite3-dev pkg-config)
-# The benchmarks also time libvips' own vipsthumbnail, which libvips-dev only recommends.
-[[ "$need_python" == 1 ]] && packages+=(libvips-tools)
+# The benchmarks also time libvips' own vipsthumbnail, which libvips-dev only recommends, and
+# read peak memory with GNU time.
+[[ "$need_python" == 1 ]] && packages+=(libvips-tools time)
 [[ "$need_nginx" == 1 ]] && packages+=(nginx-light)
 missing=()
 for p in "${packages[@]}"; do

@@ -129,6 +129,51 @@ static inline int shashin_gifload_buffer(const void *buf, size_t len, VipsImage 
                                "n", 1, NULL);
 }
 
+/* Every frame of an animated GIF (`n` = -1) or the first `n`, stacked top to bottom into one
+ * image with `page-height` set to the canvas height, each composed as the file's disposal says. */
+static inline int shashin_gifload_buffer_frames(const void *buf, size_t len, VipsImage **out,
+                                                VipsAccess access, VipsFailOn fail_on, int n) {
+    return vips_gifload_buffer((void *)buf, len, out, "access", access, "fail_on", fail_on,
+                               "n", n, NULL);
+}
+
+/* The WebP counterpart of shashin_gifload_buffer_frames, each frame scaled by `scale` (≤ 1)
+ * while decoding. */
+static inline int shashin_webpload_buffer_frames(const void *buf, size_t len, VipsImage **out,
+                                                 VipsAccess access, VipsFailOn fail_on,
+                                                 double scale, int n) {
+    return vips_webpload_buffer((void *)buf, len, out, "access", access, "fail_on", fail_on,
+                                "scale", scale, "n", n, NULL);
+}
+
+/* An integer of the image's metadata, or `fallback` when it has none by that name. */
+static inline int shashin_get_int_or(VipsImage *image, const char *name, int fallback) {
+    int value;
+    if (vips_image_get_typeof(image, name) == 0 || vips_image_get_int(image, name, &value) != 0)
+        return fallback;
+    return value;
+}
+
+/* The image's `delay` array (milliseconds per frame): its length, with up to `capacity` values
+ * copied to `out`; 0 when it has none. */
+static inline int shashin_get_delays(VipsImage *image, int *out, int capacity) {
+    int *values = NULL, count = 0;
+    if (vips_image_get_typeof(image, "delay") == 0 ||
+        vips_image_get_array_int(image, "delay", &values, &count) != 0 || !values)
+        return 0;
+    for (int i = 0; i < count && i < capacity; i++) out[i] = values[i];
+    return count;
+}
+
+/* Marks `image` as an animation for the GIF and WebP savers: frames of `page_height` rows,
+ * `delays` in milliseconds (one per frame), played `loop` times (0: forever). */
+static inline void shashin_set_animation(VipsImage *image, int page_height, const int *delays,
+                                         int count, int loop) {
+    vips_image_set_int(image, "page-height", page_height);
+    vips_image_set_array_int(image, "delay", delays, count);
+    vips_image_set_int(image, "loop", loop);
+}
+
 /* HEIC and AVIF through libheif (a dynamic vips module: see shashin_has_operation). The primary
  * image only; `unlimited` off keeps libheif's own limits on image size and metadata. */
 static inline int shashin_heifload_buffer(const void *buf, size_t len, VipsImage **out,

@@ -4,7 +4,8 @@ import Shashin
 
 /// `shashin bench-decode FILE`: decodes one file to a thumbnail over and over, on one or more
 /// threads at once, and prints the throughput as one JSON line. Used by
-/// `scripts/bench-decode-vs-pillow.sh`; build it in release mode for meaningful numbers.
+/// `scripts/bench-decode-vs-pillow.sh` and `scripts/bench-animation-vs-pillow.sh` (an animated GIF
+/// or WebP decodes every frame; `frames` says how many); build it in release mode for meaningful numbers.
 struct BenchDecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-decode",
@@ -72,6 +73,7 @@ struct BenchDecodeCommand: ParsableCommand {
             ("images_per_second", String(format: "%.2f", Double(images) / seconds)),
             ("ms_per_image_per_thread", String(format: "%.2f", seconds * 1000 / Double(perThread))),
             ("output", "\"\(size.width)x\(size.height)\""),
+            ("frames", "\(warmUp.animation.map { max(1, $0.frames.count) } ?? 1)"),
         ]
         print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
     }

@@ -9,7 +9,7 @@ struct FetchCommand: AsyncParsableCommand {
         abstract: "Load one image through the pipeline and describe it."
     )
 
-    @Argument(help: "The image URL (http, https or file).")
+    @Argument(help: "The image URL (http, https or file), or the path of a local file.")
     var url: String
 
     @Option(help: "Decode as a thumbnail whose longest side is this many pixels.")
@@ -39,15 +39,15 @@ struct FetchCommand: AsyncParsableCommand {
     @OptionGroup var user: UserOption
 
     func validate() throws {
-        guard let url = URL(string: url), url.scheme != nil else {
-            throw ValidationError("Not a URL: \(self.url)")
+        guard Self.resolve(url) != nil else {
+            throw ValidationError("Not a URL nor an existing file: \(self.url)")
         }
         // Checked before loading, so a typo costs no download.
         _ = try output.map(encodingOptions(for:))
     }
 
     func run() async throws {
-        guard let url = URL(string: url) else { throw ValidationError("Not a URL: \(self.url)") }
+        guard let url = Self.resolve(url) else { throw ValidationError("Not a URL nor an existing file: \(self.url)") }
         let options = try output.map(encodingOptions(for:))
         var configuration = ImagePipeline.Configuration()
         configuration.allowedSchemes.insert("file")
@@ -69,6 +69,10 @@ struct FetchCommand: AsyncParsableCommand {
                 let total = (response.urlResponse?.expectedContentLength).map { " of \($0)" } ?? ""
                 print("resumed from byte \(start)\(total): \(start) bytes were kept from an earlier download")
             }
+            if let animation = response.animation {
+                print("animated: \(animation), loop count \(animation.loopCount)"
+                      + (animation.shortfall.map { " (\($0))" } ?? ""))
+            }
             UserOption.report(configuration.dataLoader)
             if let output, let options {
                 let data = try PlatformImageEncoder().encode(response.image, options: options)
@@ -84,6 +88,13 @@ struct FetchCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// `argument` as a URL: one with a scheme as it is, else the path of an existing file.
+    static func resolve(_ argument: String) -> URL? {
+        if let url = URL(string: argument), url.scheme != nil { return url }
+        guard FileManager.default.fileExists(atPath: argument) else { return nil }
+        return URL(fileURLWithPath: argument)
     }
 
     /// Where the image came from, in words: a `file:` URL read from disk is "file", not "network".

@@ -26,9 +26,11 @@ extension UIImageView: @MainActor ImageDisplaying {
 }
 
 extension UIImageView {
-    /// Shows `image`, cross-dissolving for a fade.
+    /// Shows `image`, cross-dissolving for a fade; an animation with decoded frames plays (see
+    /// `ImageAnimation.animatedImage`).
     fileprivate func shashinDisplay(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
         if let contentMode { self.contentMode = contentMode.viewContentMode }
+        let image = image.animation?.animatedImage ?? image
         switch transition {
         case .none:
             self.image = image

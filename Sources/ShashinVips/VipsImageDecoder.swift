@@ -4,8 +4,9 @@ import ShashinCore
 
 /// Decodes JPEG, PNG, WebP, GIF, HEIC and AVIF with libvips into 8-bit sRGB RGBA bitmaps,
 /// upright (EXIF orientation applied), downsampling while decoding when asked for a thumbnail.
-/// An animated GIF or WebP gives its first frame, with `Bitmap.animation` holding the original
-/// data and the frame count. HEIC and AVIF need libvips' libheif module; without it they fail
+/// An animated GIF or WebP gives its first frame, with `Bitmap.animation` holding every frame at
+/// the same size, their durations and the loop count (or, over `maxPixelCount` across all
+/// frames or `maxAnimationByteCount`, the first frame only, flagged). HEIC and AVIF need libvips' libheif module; without it they fail
 /// with `.decodingFailed` saying what to install.
 ///
 /// Plain JPEGs (greyscale, YCbCr or RGB, with no ICC profile or an sRGB one) skip libvips:
@@ -42,7 +43,8 @@ public struct VipsImageDecoder: Sendable {
     /// the upright image (JPEG and WebP shrink while decoding). The header is read first:
     /// when its width × height passes `context.maxPixelCount` this throws `.imageTooLarge`
     /// before any pixel is decoded. The format is sniffed from `data` itself; truncated or
-    /// corrupt data throws rather than returning part of an image.
+    /// corrupt data throws rather than returning part of an image; an animation cut after some
+    /// complete frames keeps those, flagged `AnimationShortfall.damaged`.
     public func decodeBitmap(_ data: Data, context: ImageDecodingContext) throws(ImagePipelineError) -> Bitmap {
         guard let format = ImageFormat(sniffing: data) else {
             throw .decodingFailed(format: nil, reason: "while recognising the format: " + Self.unrecognised(data))
@@ -61,18 +63,24 @@ public struct VipsImageDecoder: Sendable {
                 if format == .heic || format == .avif, !VipsRuntime.canLoadHEIF {
                     throw ImagePipelineError.decodingFailed(format: format, reason: "while choosing a decoder: \(VipsRuntime.missingHEIFReason)")
                 }
-                let (bitmap, frameCount) = try data.withUnsafeBytes { bytes in
+                return try data.withUnsafeBytes { bytes in
                     if format == .jpeg, decodesJPEGDirectly,
                        case .decoded(let bitmap) = try DirectJPEGDecoder.decode(bytes, context: context) {
-                        return (bitmap, 1)
+                        return bitmap
                     }
                     if format == .png { try PNGChunkGuard.check(bytes) }
-                    return try Self.decode(bytes, loader: loader, context: context)
+                    guard format == .gif || format == .webp else { return try Self.decode(bytes, loader: loader, context: context).0 }
+                    switch try Self.decodeAnimation(bytes, data: data, loader: loader, context: context) {
+                    case .animated(let bitmap):
+                        return bitmap
+                    case .still:
+                        return try Self.decode(bytes, loader: loader, context: context).0
+                    case .firstFrameOnly(let animation):
+                        var first = try Self.decode(bytes, loader: loader, context: context).0
+                        first.animation = animation
+                        return first
+                    }
                 }
-                guard frameCount > 1, format == .gif || format == .webp else { return bitmap }
-                var animated = bitmap
-                animated.animation = ImageAnimation(format: format, frameCount: frameCount, data: data)
-                return animated
             } catch let error as ImagePipelineError {
                 throw error
             } catch let failure as DecodingFailure {
@@ -117,7 +125,7 @@ public struct VipsImageDecoder: Sendable {
     }
 
     /// Runs one step of a decode: a libvips failure in it becomes a `DecodingFailure` naming it.
-    private static func during<T>(_ stage: DecodingFailure.Stage, _ body: () throws -> T) throws -> T {
+    static func during<T>(_ stage: DecodingFailure.Stage, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as VipsError {

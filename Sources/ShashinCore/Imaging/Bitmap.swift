@@ -16,9 +16,9 @@ public struct Bitmap: Sendable, Hashable, CustomStringConvertible {
     public let height: Int
     /// `width * height * 4` bytes: red, green, blue, alpha (not premultiplied) for each pixel.
     public let pixels: [UInt8]
-    /// For the first frame of an animated GIF or WebP: the original data and its frame count;
-    /// `nil` for still images. Decoders set it; processors give still images, and the pipeline
-    /// carries the animation over to their output.
+    /// For the first frame of an animated GIF or WebP: every frame (this bitmap is the first),
+    /// their durations, the loop count and the encoded data; `nil` for still images. Decoders set
+    /// it; the pipeline runs processors on every frame.
     public var animation: ImageAnimation?
 
     /// Creates a bitmap; `pixels.count` must be `width * height * 4`.
@@ -31,9 +31,9 @@ public struct Bitmap: Sendable, Hashable, CustomStringConvertible {
         self.animation = animation
     }
 
-    /// The bytes this bitmap holds in memory (with an animation's original data): what the
-    /// memory cache counts against its limit.
-    public var byteCount: Int { pixels.count + (animation?.data.count ?? 0) }
+    /// The bytes this bitmap holds in memory, with an animation's other frames and its encoded
+    /// data: what the memory cache counts against its limit.
+    public var byteCount: Int { pixels.count + (animation.map { $0.extraFrameByteCount + $0.data.count } ?? 0) }
 
     /// `Bitmap(300×225)`: the size, not a million pixel values.
     public var description: String { "Bitmap(\(width)×\(height))" }

@@ -13,15 +13,24 @@ public struct ImageDecodingContext: Sendable {
     /// The memory budget the decode reserves its estimated peak from (libvips and the direct
     /// JPEG path; ImageIO decodes without an estimate); over it, `.decodeMemoryExceeded`.
     public var memoryBudget: DecodeMemoryBudget
+    /// The most bytes the decoded frames of one animation (at the delivered size, 4 bytes a
+    /// pixel) may take; over it, or when all frames at the file's size pass `maxPixelCount`,
+    /// only the first frame is decoded and `ImageAnimation.shortfall` says so.
+    public var maxAnimationByteCount: Int
 
     /// Creates a decoding context.
     public init(format: ImageFormat?, thumbnail: ThumbnailOptions? = nil, maxPixelCount: Int = ImageDecodingContext.defaultMaxPixelCount,
-                memoryBudget: DecodeMemoryBudget = .shared) {
+                memoryBudget: DecodeMemoryBudget = .shared,
+                maxAnimationByteCount: Int = ImageDecodingContext.defaultMaxAnimationByteCount) {
         self.format = format
         self.thumbnail = thumbnail
         self.maxPixelCount = maxPixelCount
         self.memoryBudget = memoryBudget
+        self.maxAnimationByteCount = maxAnimationByteCount
     }
+
+    /// 64 MB: 100 frames of 400×400, or 1,000 thumbnails of 128×128.
+    public static let defaultMaxAnimationByteCount = 64 << 20
 
     /// 100 megapixels: a 12 MP photo passes many times over, a 65535×65535 bomb does not.
     public static let defaultMaxPixelCount = 100_000_000

@@ -25,3 +25,28 @@ extension PlatformImage {
     }
 }
 #endif
+
+#if canImport(UIKit)
+extension ImageAnimation {
+    /// The decoded frames as an animated `UIImage`, which a `UIImageView` plays (forever: UIKit
+    /// has no loop count); `nil` when fewer than two frames were decoded.
+    ///
+    /// UIKit shows an animated image's frames for equal times, so a frame lasting n steps of the
+    /// frames' common step (in 10 ms units) appears n times, up to 1,000 images in all; beyond,
+    /// each frame shows for the mean duration. A frame of under 20 ms shows for 100 ms, as
+    /// browsers do.
+    public var animatedImage: UIImage? {
+        guard frames.count > 1 else { return nil }
+        let images = frames.map { $0.bitmap.platformImage }
+        let steps = frames.map { $0.duration < 0.02 ? 10 : Int(min(($0.duration * 100).rounded(), 360_000)) }
+        let common = steps.reduce(0, Self.greatestCommonDivisor)
+        let duration = Double(steps.reduce(0, +)) / 100
+        let repeats = steps.map { $0 / max(1, common) }
+        guard repeats.reduce(0, +) <= 1_000 else { return UIImage.animatedImage(with: images, duration: duration) }
+        let repeated = zip(images, repeats).flatMap { image, count in Array(repeating: image, count: count) }
+        return UIImage.animatedImage(with: repeated, duration: duration)
+    }
+
+    private static func greatestCommonDivisor(_ a: Int, _ b: Int) -> Int { b == 0 ? a : greatestCommonDivisor(b, a % b) }
+}
+#endif

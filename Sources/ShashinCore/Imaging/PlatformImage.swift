@@ -16,7 +16,7 @@ public typealias PlatformImage = Bitmap
 #endif
 
 extension PlatformImage {
-    /// The bytes the decoded image occupies (with an animation's original data): the memory
+    /// The bytes the decoded image occupies (with an animation's other frames and encoded data): the memory
     /// cache's cost for it. On Apple platforms this counts the image's own rows: the built-in
     /// processors copy what they crop, so no result keeps a larger parent's pixels alive
     /// (`CGImage.cropping(to:)` alone would share them); a custom processor that returns a
@@ -24,14 +24,19 @@ extension PlatformImage {
     var decodedByteCount: Int {
         #if canImport(UIKit)
         guard let cgImage else { return 1 }
-        return cgImage.bytesPerRow * cgImage.height + (animation?.data.count ?? 0)
+        return cgImage.bytesPerRow * cgImage.height + animationByteCount
         #elseif canImport(AppKit)
         guard let cgImage = cgImage(forProposedRect: nil, context: nil, hints: nil) else { return 1 }
-        return cgImage.bytesPerRow * cgImage.height + (animation?.data.count ?? 0)
+        return cgImage.bytesPerRow * cgImage.height + animationByteCount
         #elseif SHASHIN_APPLE_SHAPE
-        return standInBitmap.byteCount + (animation?.data.count ?? 0)
+        return standInBitmap.pixels.count + animationByteCount
         #else
         return byteCount
         #endif
     }
+
+    #if canImport(UIKit) || canImport(AppKit) || SHASHIN_APPLE_SHAPE
+    /// An animation's frames after the first and its encoded data.
+    private var animationByteCount: Int { animation.map { $0.extraFrameByteCount + $0.data.count } ?? 0 }
+    #endif
 }

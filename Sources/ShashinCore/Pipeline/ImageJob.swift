@@ -148,7 +148,8 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         let decoder = graph.configuration.decoders
         let context = ImageDecodingContext(format: ImageFormat(sniffing: fetched.data), thumbnail: request.thumbnail,
                                            maxPixelCount: graph.configuration.maxPixelCount,
-                                           memoryBudget: graph.configuration.decodeMemoryBudget)
+                                           memoryBudget: graph.configuration.decodeMemoryBudget,
+                                           maxAnimationByteCount: graph.configuration.maxAnimationByteCount)
         let contentEncoding = context.format == nil ? Self.contentEncoding(of: fetched.urlResponse) : nil
         run(on: graph.decodeQueue, after: fetched.timings, source: fetched.source, urlResponse: fetched.urlResponse,
             originalFormat: context.format, storageErrors: fetched.storageErrors, resumedFromByte: fetched.resumedFromByte) {
@@ -182,11 +183,7 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         run(on: graph.processingQueue, after: input.timings, source: input.source, urlResponse: input.urlResponse,
             originalFormat: input.originalFormat, storageErrors: input.storageErrors, resumedFromByte: input.resumedFromByte) {
             do {
-                var output = try processor.process(input.image)
-                // The animation describes the original file, which an animating view plays
-                // whatever was done to the first frame.
-                if output.animation == nil, let animation = input.image.animation { output.animation = animation }
-                return output
+                return try processor.processEveryFrame(input.image)
             } catch let error as ImagePipelineError {
                 throw error
             } catch {

@@ -61,6 +61,10 @@ extension ImagePipeline {
         /// The most pixels an image may declare before it is refused as a decompression bomb;
         /// default 100 megapixels.
         public var maxPixelCount: Int = ImageDecodingContext.defaultMaxPixelCount
+        /// The most bytes one animation's decoded frames may take; over it (or when all its
+        /// frames pass `maxPixelCount`) only the first frame is decoded and
+        /// `ImageAnimation.shortfall` says so. Default 64 MB.
+        public var maxAnimationByteCount: Int = ImageDecodingContext.defaultMaxAnimationByteCount
         /// The memory decodes may hold at once, estimated from each image's header before its
         /// pixels are decoded; an image whose estimate alone is over it fails with
         /// `decodeMemoryExceeded`. Default `DecodeMemoryBudget.shared` (256 MB, one for the process).

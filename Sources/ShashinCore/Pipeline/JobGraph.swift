@@ -56,7 +56,8 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
             let rules = httpCache ?? HTTPCache(loader: dataLoader, storage: disk, options: configuration.httpCacheOptions)
             processedStore = ProcessedImageStore(storage: disk, encoder: encoder, decoder: configuration.decoder,
                                                  quality: configuration.encodingQuality, maxPixelCount: configuration.maxPixelCount,
-                                                 memoryBudget: configuration.decodeMemoryBudget, http: rules)
+                                                 memoryBudget: configuration.decodeMemoryBudget,
+                                                 maxAnimationByteCount: configuration.maxAnimationByteCount, http: rules)
         } else {
             processedStore = nil
         }

@@ -5,8 +5,8 @@ import FoundationNetworking
 
 /// Processed results in the disk cache (`DiskCachePolicy.processed` or `.all`): encoded in the
 /// original's format when it can hold them (PNG when transparency appears in a JPEG or GIF, or
-/// when the encoder cannot write the original's format, as ImageIO cannot write WebP),
-/// under a key of their own that includes the request's credentials, with the original response's
+/// when the encoder cannot write the original's format, as ImageIO cannot write WebP; an
+/// animation with its frames as animated WebP), under a key of their own that includes the request's credentials, with the original response's
 /// HTTP metadata — so a processed result is used only while the original would be (fresh, or under
 /// an offline policy), and never for other credentials.
 ///
@@ -18,19 +18,22 @@ final class ProcessedImageStore: Sendable {
     let quality: Double
     let maxPixelCount: Int
     let memoryBudget: DecodeMemoryBudget
+    let maxAnimationByteCount: Int
     /// The HTTP rules, for the metadata stored with each result.
     let http: HTTPCache
     private let writes = DispatchQueue(label: "shashin.processed-writes", qos: .utility)
     private let pending = Locked(0)
 
     init(storage: any DataCaching, encoder: any ImageEncoding, decoder: any ImageDecoding, quality: Double,
-         maxPixelCount: Int, memoryBudget: DecodeMemoryBudget = .shared, http: HTTPCache) {
+         maxPixelCount: Int, memoryBudget: DecodeMemoryBudget = .shared,
+         maxAnimationByteCount: Int = ImageDecodingContext.defaultMaxAnimationByteCount, http: HTTPCache) {
         self.storage = storage
         self.encoder = encoder
         self.decoder = decoder
         self.quality = quality
         self.maxPixelCount = maxPixelCount
         self.memoryBudget = memoryBudget
+        self.maxAnimationByteCount = maxAnimationByteCount
         self.http = http
     }
 
@@ -67,7 +70,7 @@ final class ProcessedImageStore: Sendable {
             }
         }
         let context = ImageDecodingContext(format: ImageFormat(sniffing: entry.data), thumbnail: nil, maxPixelCount: maxPixelCount,
-                                           memoryBudget: memoryBudget)
+                                           memoryBudget: memoryBudget, maxAnimationByteCount: maxAnimationByteCount)
         do {
             return try decoder.decode(entry.data, context: context)
         } catch {
@@ -97,7 +100,8 @@ final class ProcessedImageStore: Sendable {
             metadata = HTTPCache.metadata(of: stored)
         }
         let key = key(for: request, cacheKey: cacheKey)
-        let format = Self.format(original: originalFormat, hasTransparency: image.mayHaveTransparency)
+        let format = Self.format(original: originalFormat, hasTransparency: image.mayHaveTransparency,
+                                 animated: !(image.animation?.frames.isEmpty ?? true))
         let carried = UncheckedImage(image)
         let storedMetadata = metadata
         pending.withLock { $0 += 1 }
@@ -121,8 +125,11 @@ final class ProcessedImageStore: Sendable {
     }
 
     /// The format a processed result is stored in: the original's when it can hold the result.
-    static func format(original: ImageFormat?, hasTransparency: Bool) -> ImageFormat {
-        switch original {
+    static func format(original: ImageFormat?, hasTransparency: Bool, animated: Bool = false) -> ImageFormat {
+        // An animation keeps its frames, durations and loop count in WebP (alpha, and no palette
+        // to quantise to); an encoder without a WebP writer (ImageIO) stores the first frame as PNG.
+        if animated { return .webp }
+        return switch original {
         case .webp?: .webp
         case .jpeg?: hasTransparency ? .png : .jpeg
         default: .png

@@ -3,14 +3,19 @@
 import CVips
 import Foundation
 import ShashinCore
+@testable import ShashinVips
 
 /// Animated images written by libvips itself: the frames stacked into one tall image, with
 /// `page-height` saying where each frame ends, which is how libvips' savers take an animation.
 enum AnimatedFiles {
     enum Failure: Error { case vips(String) }
 
-    /// An animated WebP (lossless, so frame pixels are exact) or GIF of `frames`, all of one size.
-    static func make(_ format: ImageFormat, frames: [Bitmap]) throws -> Data {
+    /// An animated WebP (lossless, so frame pixels are exact) or GIF of `frames`, all of one size,
+    /// each shown for its entry of `delays` in milliseconds (libvips' default when `nil`),
+    /// played `loop` times (0: forever; `nil`: libvips' default).
+    static func make(_ format: ImageFormat, frames: [Bitmap], delays: [Int]? = nil, loop: Int? = nil) throws -> Data {
+        // Whichever test comes first, libvips must be started before it is called.
+        try VipsRuntime.start()
         let width = frames[0].width, height = frames[0].height
         precondition(frames.allSatisfy { $0.width == width && $0.height == height })
         var stacked = frames.flatMap(\.pixels)
@@ -20,7 +25,12 @@ enum AnimatedFiles {
                 throw Failure.vips("new_from_memory")
             }
             defer { g_object_unref(UnsafeMutableRawPointer(image)) }
-            vips_image_set_int(image, "page-height", Int32(height))
+            func animate(_ image: UnsafeMutablePointer<VipsImage>) {
+                vips_image_set_int(image, "page-height", Int32(height))
+                if let delays { vips_image_set_array_int(image, "delay", delays.map { Int32($0) }, Int32(delays.count)) }
+                if let loop { vips_image_set_int(image, "loop", Int32(loop)) }
+            }
+            animate(image)
             var buffer: UnsafeMutableRawPointer?
             var length = 0
             let status: Int32
@@ -31,7 +41,7 @@ enum AnimatedFiles {
                 var opaque: UnsafeMutablePointer<VipsImage>?
                 guard shashin_flatten(image, &opaque, 255) == 0, let opaque else { throw Failure.vips("flatten") }
                 defer { g_object_unref(UnsafeMutableRawPointer(opaque)) }
-                vips_image_set_int(opaque, "page-height", Int32(height))
+                animate(opaque)
                 status = shashin_gifsave_buffer(opaque, &buffer, &length, 1, 0)
             default: preconditionFailure("\(format) is not animated")
             }

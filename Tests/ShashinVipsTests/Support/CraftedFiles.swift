@@ -34,15 +34,37 @@ enum CraftedFiles {
     /// A GIF89a of `frames` (each `width * height` indices into a 4-colour palette), with a
     /// NETSCAPE loop block: an animation whose first frame differs from the rest.
     static func animatedGIF(width: UInt16, height: UInt16, palette: [(UInt8, UInt8, UInt8)], frames: [[UInt8]]) -> Data {
+        regionGIF(width: width, height: height, palette: palette,
+                  frames: frames.map { GIFFrame(x: 0, y: 0, width: width, height: height, indices: $0, disposal: 1) })
+    }
+
+    /// One frame of `regionGIF`: `indices` (`width * height`, into the 4-colour palette) drawn at
+    /// (`x`, `y`) of the canvas, then disposed of by GIF's `disposal` method (1: left in place,
+    /// 2: restored to the background, 3: restored to what was there before), with
+    /// `transparentIndex` (if any) leaving the canvas beneath showing; shown `centiseconds`.
+    struct GIFFrame {
+        var x: UInt16, y: UInt16, width: UInt16, height: UInt16
+        var indices: [UInt8]
+        var disposal: UInt8
+        var transparentIndex: UInt8? = nil
+        var centiseconds: UInt16 = 10
+    }
+
+    /// A GIF89a whose frames each update a region of the canvas, with a NETSCAPE block looping
+    /// forever: how encoders write animations where little changes, which the decoder composes.
+    static func regionGIF(width: UInt16, height: UInt16, palette: [(UInt8, UInt8, UInt8)], frames: [GIFFrame]) -> Data {
         precondition(palette.count == 4)
         var gif: [UInt8] = Array("GIF89a".utf8) + littleEndian16(width) + littleEndian16(height) + [0xF1, 0, 0]
         for colour in palette { gif += [colour.0, colour.1, colour.2] }
         gif += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]
         for frame in frames {
-            gif += [0x21, 0xF9, 0x04, 0x04, 0x0A, 0x00, 0x00, 0x00]       // 100 ms, keep previous
-            gif += [0x2C] + littleEndian16(0) + littleEndian16(0) + littleEndian16(width) + littleEndian16(height) + [0x00]
+            precondition(frame.indices.count == Int(frame.width) * Int(frame.height))
+            let packed = frame.disposal << 2 | (frame.transparentIndex == nil ? 0 : 1)
+            gif += [0x21, 0xF9, 0x04, packed] + littleEndian16(frame.centiseconds) + [frame.transparentIndex ?? 0, 0x00]
+            gif += [0x2C] + littleEndian16(frame.x) + littleEndian16(frame.y) + littleEndian16(frame.width)
+                + littleEndian16(frame.height) + [0x00]
             gif += [0x02]                                            // LZW minimum code size
-            let lzw = uncompressedLZW(frame)
+            let lzw = uncompressedLZW(frame.indices)
             var index = 0
             while index < lzw.count {
                 let count = min(255, lzw.count - index)
