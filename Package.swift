@@ -76,7 +76,7 @@ let package = Package(
         .systemLibrary(
             name: "CVips",
             pkgConfig: "vips",
-            providers: [.apt(["libvips-dev"]), .brew(["vips"])]
+            providers: [.apt(["libvips-dev", "liblcms2-dev"]), .brew(["vips"])]
         ),
         .target(name: "ShashinVips", dependencies: ["ShashinCore", "CVips"]),
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sourced by the bench-*.sh scripts: makes sure Pillow is there, builds `shashin` and sets
+# Sourced by the bench-*.sh scripts: makes sure Pillow and the tools are there, builds `shashin` and sets
 # `shashin` (its path) and `workdir` (a temporary folder removed on exit).
 # Reads SWIFT, SCRATCH_PATH, NO_PILLOW (set: Pillow is not needed) and SMOKE.
 #
@@ -15,7 +15,8 @@ if [[ "${SMOKE:-0}" == 1 ]]; then
     echo "SMOKE=1: a debug build and tiny counts; the figures and verdicts printed below mean nothing." >&2
 fi
 
-[[ -n "${NO_PILLOW:-}" ]] || python3 -c 'import PIL' 2>/dev/null || NEED_PILLOW=1 scripts/install-deps.sh >&2
+# Pillow, vipsthumbnail and vips, GNU time: whatever of them is missing (a dpkg query when none is).
+[[ -n "${NO_PILLOW:-}" ]] || NEED_PILLOW=1 scripts/install-deps.sh >&2
 
 echo "Building shashin ($configuration)…" >&2
 "$SWIFT" build -c "$configuration" --product shashin "${scratch[@]}" >&2

@@ -12,7 +12,9 @@ if [[ "$(uname -s)" == "Darwin" ]]; then
     exit 0
 fi
 
-packages=(libvips-dev libsqlite3-dev pkg-config)
+# liblcms2-dev: the direct JPEG path calls lcms itself (libvips-dev depends on it; named here
+# because the CVips shim includes lcms2.h and links lcms2).
+packages=(libvips-dev liblcms2-dev libsqlite3-dev pkg-config)
 # The benchmarks also time libvips' own vipsthumbnail, which libvips-dev only recommends, and
 # read peak memory with GNU time.
 [[ "$need_python" == 1 ]] && packages+=(libvips-tools time)

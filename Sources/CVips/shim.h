@@ -363,10 +363,10 @@ static inline int shashin_heifsave_buffer(VipsImage *in, void **buf, size_t *len
  *
  * libvips reads its input in 4 KB chunks, which keeps libjpeg-turbo off its fast Huffman
  * decoder, and each vips operation after the load has a fixed cost that dominates a small
- * thumbnail. For plain JPEGs (grey, YCbCr or RGB; no ICC profile other than sRGB) the decoder
- * instead hands libjpeg-turbo the whole buffer, decodes at 1/2, 1/4 or 1/8 through the DCT,
- * resamples the rest of the way here and writes upright RGBA8 pixels straight into the
- * caller's buffer.
+ * thumbnail. For plain JPEGs (grey, YCbCr or RGB) the decoder instead hands libjpeg-turbo the
+ * whole buffer, decodes at 1/2, 1/4 or 1/8 through the DCT, resamples the rest of the way here
+ * and writes upright RGBA8 pixels straight into the caller's buffer; an RGB profile other than
+ * sRGB is then applied to that (small) result with shashin_icc_apply, below.
  *
  * Use: shashin_jpeg_new, shashin_jpeg_read_header, shashin_jpeg_get_header, then
  * shashin_jpeg_decode; shashin_jpeg_free on every path (it destroys the libjpeg object and
@@ -388,6 +388,7 @@ static inline int shashin_heifsave_buffer(VipsImage *in, void **buf, size_t *len
 #include <math.h>
 #include <jpeglib.h>
 #include <jerror.h>
+#include <lcms2.h>
 
 /* Why the last call failed. */
 typedef enum {
@@ -913,6 +914,76 @@ static inline int shashin_jpeg_decode(shashin_jpeg *jpeg, int shrink, int width,
      * aborts and destroys the object. */
     if (resamples && next != height) ERREXIT(cinfo, JERR_BAD_STATE);
     return 0;
+}
+
+/* ---- ICC profile to sRGB, after the direct decode ----
+ *
+ * The same lcms transform libvips' icc_transform makes from an embedded profile to sRGB (both
+ * profiles as given, relative colorimetric, no black point compensation, cmsFLAGS_NOCACHE),
+ * on RGBA8 pixels in place: alpha is an extra channel lcms leaves as it is. Made in a context of
+ * its own whose error handler is silent, so a corrupt profile never writes into the (global) vips
+ * error buffer, where libvips' handler would put it. NOCACHE makes shashin_icc_apply safe from
+ * many threads at once on one transform. */
+typedef struct shashin_icc {
+    cmsContext context;
+    cmsHTRANSFORM transform;
+} shashin_icc;
+
+static inline void shashin_icc_ignore_error(cmsContext context, cmsUInt32Number code, const char *text) {
+    (void)context; (void)code; (void)text;
+}
+
+static inline void shashin_icc_free(shashin_icc *icc) {
+    if (!icc) return;
+    if (icc->transform) cmsDeleteTransform(icc->transform);
+    if (icc->context) cmsDeleteContext(icc->context);
+    free(icc);
+}
+
+/* A transform from `profile` (which must describe RGB, as libvips requires of a profile for a
+ * three-band image) to `srgb`; NULL when lcms cannot read either profile or build the transform. */
+static inline shashin_icc *shashin_icc_new(const void *profile, size_t length, const void *srgb, size_t srgb_length) {
+    shashin_icc *icc = (shashin_icc *)calloc(1, sizeof(shashin_icc));
+    if (!icc || !(icc->context = cmsCreateContext(NULL, NULL))) {
+        shashin_icc_free(icc);
+        return NULL;
+    }
+    cmsSetLogErrorHandlerTHR(icc->context, shashin_icc_ignore_error);
+    cmsHPROFILE in = cmsOpenProfileFromMemTHR(icc->context, profile, (cmsUInt32Number)length);
+    cmsHPROFILE out = cmsOpenProfileFromMemTHR(icc->context, srgb, (cmsUInt32Number)srgb_length);
+    if (in && out && cmsGetColorSpace(in) == cmsSigRgbData && cmsGetColorSpace(out) == cmsSigRgbData)
+        icc->transform = cmsCreateTransformTHR(icc->context, in, TYPE_RGBA_8, out, TYPE_RGBA_8,
+                                               INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOCACHE);
+    /* The transform keeps what it needs of the profiles. */
+    if (in) cmsCloseProfile(in);
+    if (out) cmsCloseProfile(out);
+    if (!icc->transform) {
+        shashin_icc_free(icc);
+        return NULL;
+    }
+    return icc;
+}
+
+/* Transforms `count` RGBA8 pixels in place. */
+static inline void shashin_icc_apply(const shashin_icc *icc, uint8_t *rgba, size_t count) {
+    const size_t chunk = (size_t)1 << 24;
+    for (size_t done = 0; done < count; done += chunk) {
+        const size_t n = count - done < chunk ? count - done : chunk;
+        cmsDoTransform(icc->transform, rgba + 4 * done, rgba + 4 * done, (cmsUInt32Number)n);
+    }
+}
+
+/* libvips' own sRGB profile (the one icc_transform to "srgb" uses), malloc'ed into `*data`. */
+static inline int shashin_srgb_profile(void **data, size_t *length) {
+    VipsBlob *blob = NULL;
+    if (vips_profile_load("srgb", &blob, NULL) || !blob) return -1;
+    size_t size = 0;
+    const void *bytes = vips_blob_get(blob, &size);
+    *data = size ? malloc(size) : NULL;
+    if (*data) memcpy(*data, bytes, size);
+    *length = size;
+    vips_area_unref((VipsArea *)blob);
+    return *data ? 0 : -1;
 }
 
 /* Writes `in` as a JPEG the encoder never makes, for tests of the fast path and its fallback:

@@ -9,11 +9,19 @@ import ShashinCore
 /// off its fast Huffman decoder) and pays a fixed cost per operation after the load; for a
 /// 256 px thumbnail of a 12 MP photo that was 10–15 % of the time.
 ///
-/// It takes only what it decodes exactly as the libvips path would: greyscale, YCbCr or RGB
-/// data, no ICC profile or one describing itself as sRGB (every other profile is transformed by
-/// libvips), an EXIF orientation it can read without doubt, no upscaling. Everything else — CMYK
-/// and YCCK, other profiles, unusual EXIF, any error libjpeg raises — is *declined*, and the caller
-/// decodes with libvips, which makes the final decision. Two things are decided here, with
+/// It takes what it decodes as the libvips path would: greyscale, YCbCr or RGB data, any EXIF
+/// orientation it can read without doubt (all eight are applied here), no upscaling, and
+/// - no ICC profile, or one describing itself as sRGB: the samples are taken as they are, as
+///   libvips takes them;
+/// - on colour data, any other RGB profile lcms can use (Display P3, as every iPhone photo
+///   carries, Adobe RGB, table-based profiles): the finished, already shrunk pixels go through
+///   the same lcms transform to libvips' sRGB profile that libvips' `icc_transform` makes, which
+///   is also what the libvips path does after its own shrink (`SRGBTransforms`).
+///
+/// Everything else is *declined*, and the caller decodes with libvips, which makes the final
+/// decision: CMYK and YCCK, a profile on greyscale data, a profile lcms cannot read or that does
+/// not describe RGB (corrupt, cut short, CMYK; libvips then ignores it), profile segments that do
+/// not reassemble, unusual EXIF, any error libjpeg raises. Two things are decided here, with
 /// libvips' answers: a header over the pixel limit throws `.imageTooLarge` before any pixel is
 /// decoded, a decode whose estimated peak memory is over the budget throws `.decodeMemoryExceeded`
 /// (a progressive file's coefficients counted), and data that ends early (or draws 100 libjpeg warnings) throws `.decodingFailed`
@@ -53,6 +61,12 @@ enum DirectJPEGDecoder {
 
         if let reason = unsupportedReason(header) { return .declined(reason: reason) }
         if preview, header.progressive == 0 { return .declined(reason: "a baseline JPEG, which has no earlier scans to preview") }
+        var colourTransform: SRGBTransform?
+        switch profile(header) {
+        case .none: break
+        case .transform(let transform): colourTransform = transform
+        case .unsupported(let reason): return .declined(reason: reason)
+        }
         var orientation = 1
         if header.exif_count > 1 { return .declined(reason: "several Exif segments") }
         if header.exif_count == 1 {
@@ -86,6 +100,9 @@ enum DirectJPEGDecoder {
         let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
             failed = shashin_jpeg_decode(jpeg, shrink, Int32(stored.width), Int32(stored.height), Int32(orientation),
                                          Self.filter, buffer.baseAddress, byteCount) != 0
+            if !failed, let colourTransform, let base = buffer.baseAddress {
+                colourTransform.apply(to: base, count: pixelCount)
+            }
             initialized = failed ? 0 : byteCount
         }
         if failed { return try failure(of: jpeg, stage: .pixels) }
@@ -97,15 +114,35 @@ enum DirectJPEGDecoder {
         let space = header.color_space
         let plain = (header.components == 1 && space == Int32(JCS_GRAYSCALE.rawValue))
             || (header.components == 3 && (space == Int32(JCS_YCbCr.rawValue) || space == Int32(JCS_RGB.rawValue)))
-        guard plain else { return "\(header.components) components in colour space \(space) (CMYK, YCCK or unknown)" }
+        return plain ? nil : "\(header.components) components in colour space \(space) (CMYK, YCCK or unknown)"
+    }
+
+    /// What the embedded ICC profile asks of the decoded pixels.
+    private enum Profile {
+        /// Nothing: there is none, or it describes sRGB.
+        case none
+        /// Transforming to sRGB, as libvips would.
+        case transform(SRGBTransform)
+        /// More than this path does; the reason goes to `.declined`.
+        case unsupported(String)
+    }
+
+    private static func profile(_ header: shashin_jpeg_header) -> Profile {
         switch header.icc_state {
         case 0:
-            return nil
+            return .none
         case 1:
-            let profile = ICCProfile(UnsafeRawBufferPointer(start: header.icc, count: Int(header.icc_length)))
-            return profile.describesSRGB ? nil : "an ICC profile other than sRGB, which libvips transforms to sRGB"
+            let bytes = UnsafeRawBufferPointer(start: header.icc, count: Int(header.icc_length))
+            if ICCProfile(bytes).describesSRGB { return .none }
+            guard header.components == 3 else {
+                return .unsupported("an ICC profile on greyscale data, which libvips transforms")
+            }
+            guard let transform = SRGBTransforms.shared.transform(for: bytes) else {
+                return .unsupported("an ICC profile lcms cannot read or use for RGB data, which libvips ignores")
+            }
+            return .transform(transform)
         default:
-            return "ICC profile segments that do not reassemble"
+            return .unsupported("ICC profile segments that do not reassemble")
         }
     }
 

@@ -9,10 +9,13 @@ import ShashinCore
 /// frames or `maxAnimationByteCount`, the first frame only, flagged). HEIC and AVIF need libvips' libheif module; without it they fail
 /// with `.decodingFailed` saying what to install.
 ///
-/// Plain JPEGs (greyscale, YCbCr or RGB, with no ICC profile or an sRGB one) skip libvips:
+/// Plain JPEGs (greyscale, YCbCr or RGB, upright or with an EXIF orientation) skip libvips:
 /// libjpeg-turbo decodes them straight from the buffer, shrinking through its DCT, and a
-/// Lanczos-3 resampler takes them the rest of the way to the thumbnail size. Every other JPEG,
-/// and any JPEG libjpeg-turbo alone does not decode cleanly, goes through libvips as before.
+/// Lanczos-3 resampler takes them the rest of the way to the thumbnail size. Colour JPEGs with
+/// an RGB ICC profile other than sRGB (Display P3 from phones, Adobe RGB) stay on that path too:
+/// the shrunk result goes through lcms to sRGB, as libvips would do it. CMYK and YCCK JPEGs,
+/// profiles lcms cannot use, and any JPEG libjpeg-turbo alone does not decode cleanly go
+/// through libvips.
 ///
 /// Safe to call from many threads at once; each call is independent. Failures are
 /// `ImagePipelineError.decodingFailed`, whose reason names the format, the step that failed and
