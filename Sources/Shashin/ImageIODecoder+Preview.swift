@@ -21,12 +21,7 @@ extension ImageIODecoder: ProgressiveImageDecoding {
               width > 0, height > 0,
               (try? context.checkPixelCount(width: width, height: height)) != nil else { return nil }
         let longest = max(width, height)
-        let options = [
-            kCGImageSourceCreateThumbnailFromImageAlways: true,
-            kCGImageSourceCreateThumbnailWithTransform: true,
-            kCGImageSourceShouldCacheImmediately: true,
-            kCGImageSourceThumbnailMaxPixelSize: min(context.thumbnail?.maxPixelSize ?? longest, longest),
-        ] as CFDictionary
+        let options = Self.thumbnailOptions(context, longest: longest)
         guard var image = CGImageSourceCreateThumbnailAtIndex(source, 0, options) else { return nil }
         if let thumbnail = context.thumbnail, thumbnail.allowsUpscaling, thumbnail.maxPixelSize > longest {
             let size = thumbnail.targetSize(width: image.width, height: image.height)

@@ -25,6 +25,17 @@ public struct ImageIODecoder: ImageDecoding {
     public init() {}
 
     /// Decodes `data` (see the type's notes); throws `ImagePipelineError`.
+    /// How ImageIO makes the decoded image: a thumbnail whose longest side is the request's
+    /// (never above the image's own `longest`), with the EXIF orientation applied, decoded now.
+    static func thumbnailOptions(_ context: ImageDecodingContext, longest: Int) -> CFDictionary {
+        [
+            kCGImageSourceCreateThumbnailFromImageAlways: true,
+            kCGImageSourceCreateThumbnailWithTransform: true,
+            kCGImageSourceShouldCacheImmediately: true,
+            kCGImageSourceThumbnailMaxPixelSize: min(context.thumbnail?.maxPixelSize ?? longest, longest),
+        ] as CFDictionary
+    }
+
     public func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage {
         guard let format = context.format ?? ImageFormat(sniffing: data) else {
             throw ImagePipelineError.decodingFailed(format: nil, reason: "The data is not in any known image format")
@@ -61,12 +72,7 @@ public struct ImageIODecoder: ImageDecoding {
             try context.checkPixelCount(width: size.width, height: size.height)
         }
         let longest = max(width, height)
-        let options = [
-            kCGImageSourceCreateThumbnailFromImageAlways: true,
-            kCGImageSourceCreateThumbnailWithTransform: true,
-            kCGImageSourceShouldCacheImmediately: true,
-            kCGImageSourceThumbnailMaxPixelSize: min(context.thumbnail?.maxPixelSize ?? longest, longest),
-        ] as CFDictionary
+        let options = Self.thumbnailOptions(context, longest: longest)
         guard var image = CGImageSourceCreateThumbnailAtIndex(source, 0, options) else {
             throw ImagePipelineError.decodingFailed(format: format, reason: "ImageIO failed to decode the image")
         }
