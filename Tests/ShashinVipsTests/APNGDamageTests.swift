@@ -71,6 +71,12 @@ import Testing
         #expect(try Self.decode(data).animation?.shortfall == nil)
     }
 
+    @Test func aCutInsideAFramesDataKeepsTheFramesBeforeIt() throws {
+        let data = AnimatedPNGWriter.file(Self.chunks())
+        // 100 bytes before the end: inside frame 3's last fdAT, which holds some 290 bytes before IEND's 12.
+        try Self.expectFramesBefore(3, in: data.prefix(data.count - 100), "cut inside frame 3's data")
+    }
+
     @Test func aSequenceNumberOutOfOrderEndsTheAnimationThere() throws {
         let data = Self.changingFrameControl(2) { Self.setUInt32(99, at: 0, in: &$0) }
         try Self.expectFramesBefore(2, in: data, "fcTL 2 numbered 99")
