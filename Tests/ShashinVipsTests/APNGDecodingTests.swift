@@ -36,6 +36,28 @@ import Testing
         #expect(decoded.byteCount == 4 * 16 * 12 * 4 + data.count)
     }
 
+    @Test func pillowsAPNGComposesAsPillowsReaderDoes() throws {
+        // Sub-region frames with every disposal and blend, written by Pillow: the frames
+        // Pillow's reader composes, transparent pixels equal whatever colour they carry. The
+        // file keeps to opaque and clear pixels, where Pillow follows the specification
+        // (scripts/make-apng-fixture.py says where it does not).
+        let data = try Fixtures.data("apng/pillow-regions.png")
+        let expected = try Fixtures.data("apng/pillow-regions.rgba")
+        let animation = try #require(try VipsImageDecoder().decodeBitmap(data, context: .init(format: .png)).animation)
+        #expect(animation.frames.count == 5 && animation.loopCount == 3 && animation.shortfall == nil)
+        #expect(animation.frames.map(\.duration) == [0.04, 0.08, 0.12, 0.04, 0.2])
+        let frameBytes = 32 * 24 * 4
+        for (index, frame) in animation.frames.enumerated() {
+            let want = [UInt8](expected[index * frameBytes..<(index + 1) * frameBytes])
+            let got = frame.bitmap.pixels
+            let differing = stride(from: 0, to: frameBytes, by: 4).filter { p in
+                if got[p + 3] == 0 && want[p + 3] == 0 { return false }
+                return (0..<4).contains { got[p + $0] != want[p + $0] }
+            }
+            #expect(differing.isEmpty, "frame \(index): \(differing.count) pixels differ, first at \(differing.first.map { ($0 / 4 % 32, $0 / 4 / 32, Array(got[$0..<$0 + 4]), Array(want[$0..<$0 + 4])) }.debugDescription)")
+        }
+    }
+
     @Test func framesSplitOverManyChunksAndAPaletteDecodeExactly() throws {
         let data = Self.apng(Self.quadrants.map { Frame(image: $0) }) {
             $0.usesPalette = true
