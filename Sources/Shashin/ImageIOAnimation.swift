@@ -5,7 +5,8 @@ import ShashinCore
 
 /// Every frame of an animated GIF, WebP or PNG (APNG) through ImageIO, for `ImageIODecoder`: the same budget
 /// and the same `ImageAnimation` as `VipsImageDecoder` gives on Linux. ImageIO composes each
-/// frame onto the canvas (disposal and blending) and shrinks it as it decodes.
+/// frame onto the canvas (disposal and blending; for APNG as documented, not checked here) and
+/// shrinks it as it decodes.
 ///
 /// This file is not compiled by the Linux CI and has not been run.
 enum ImageIOAnimation {
@@ -70,15 +71,22 @@ enum ImageIOAnimation {
         init(_ format: ImageFormat) {
             switch format {
             case .gif:
-                (dictionary, loopCount, delay, unclampedDelay) = (kCGImagePropertyGIFDictionary, kCGImagePropertyGIFLoopCount,
-                                                                  kCGImagePropertyGIFDelayTime, kCGImagePropertyGIFUnclampedDelayTime)
+                self.init(dictionary: kCGImagePropertyGIFDictionary, loopCount: kCGImagePropertyGIFLoopCount,
+                          delay: kCGImagePropertyGIFDelayTime, unclampedDelay: kCGImagePropertyGIFUnclampedDelayTime)
             case .png:
-                (dictionary, loopCount, delay, unclampedDelay) = (kCGImagePropertyPNGDictionary, kCGImagePropertyAPNGLoopCount,
-                                                                  kCGImagePropertyAPNGDelayTime, kCGImagePropertyAPNGUnclampedDelayTime)
+                self.init(dictionary: kCGImagePropertyPNGDictionary, loopCount: kCGImagePropertyAPNGLoopCount,
+                          delay: kCGImagePropertyAPNGDelayTime, unclampedDelay: kCGImagePropertyAPNGUnclampedDelayTime)
             default:
-                (dictionary, loopCount, delay, unclampedDelay) = (kCGImagePropertyWebPDictionary, kCGImagePropertyWebPLoopCount,
-                                                                  kCGImagePropertyWebPDelayTime, kCGImagePropertyWebPUnclampedDelayTime)
+                self.init(dictionary: kCGImagePropertyWebPDictionary, loopCount: kCGImagePropertyWebPLoopCount,
+                          delay: kCGImagePropertyWebPDelayTime, unclampedDelay: kCGImagePropertyWebPUnclampedDelayTime)
             }
+        }
+
+        init(dictionary: CFString, loopCount: CFString, delay: CFString, unclampedDelay: CFString) {
+            self.dictionary = dictionary
+            self.loopCount = loopCount
+            self.delay = delay
+            self.unclampedDelay = unclampedDelay
         }
     }
 }

@@ -1,5 +1,6 @@
 // Apple platforms only; compiles to nothing elsewhere. Not compiled on this project's Linux CI.
 #if canImport(UIKit) || canImport(AppKit)
+import Foundation
 import Shashin
 
 /// Plays an animation's decoded frames on the main actor, for views that do not animate an
@@ -24,19 +25,18 @@ final class AnimationPlayer {
         let timeline = AnimationTimeline(animation)
         let images = animation.frames.map(\.bitmap.platformImage)
         task = Task { @MainActor in
-            let clock = ContinuousClock()
-            let start = clock.now
+            // The system's uptime: monotonic, and available on every supported OS (ContinuousClock
+            // needs iOS 16 and macOS 13).
+            let start = ProcessInfo.processInfo.systemUptime
             var shown = 0
             while !Task.isCancelled, let visible = isVisible() {
-                let elapsed = start.duration(to: clock.now)
-                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                let (index, remaining) = timeline.frame(at: seconds)
+                let (index, remaining) = timeline.frame(at: ProcessInfo.processInfo.systemUptime - start)
                 if visible, index != shown {
                     show(images[index])
                     shown = index
                 }
                 guard let remaining else { break }
-                try? await Task.sleep(for: .seconds(remaining))
+                try? await Task.sleep(nanoseconds: UInt64(min(remaining, 86_400) * 1_000_000_000))
             }
         }
     }
