@@ -3,10 +3,10 @@ import Foundation
 import ImageIO
 import ShashinCore
 
-/// Every frame of an animated GIF, WebP or PNG (APNG) through ImageIO, for `ImageIODecoder`: the same budget
-/// and the same `ImageAnimation` as `VipsImageDecoder` gives on Linux. ImageIO composes each
-/// frame onto the canvas (disposal and blending; for APNG as documented, not checked here) and
-/// shrinks it as it decodes.
+/// Every frame of an animated GIF, WebP or PNG (APNG) through ImageIO, for `ImageIODecoder`:
+/// the same budget and the same `ImageAnimation` as `VipsImageDecoder` gives on Linux. ImageIO
+/// composes each frame onto the canvas (disposal and blending; for APNG as documented, not
+/// checked here) and shrinks it as it decodes.
 ///
 /// This file is not compiled by the Linux CI and has not been run.
 enum ImageIOAnimation {

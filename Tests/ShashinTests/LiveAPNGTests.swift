@@ -1,4 +1,4 @@
-// The APNG frames come from the libvips decoder (Linux); ImageIO's are tested on Apple platforms.
+// The frames checked here are the libvips decoder's (Linux); ImageIO's APNG path has no test run here.
 #if canImport(ShashinVips)
 import Foundation
 import ImageServer
