@@ -43,7 +43,9 @@ public struct AnimatedPNGWriter: Sendable {
 
     /// One chunk: its four-letter type and its data (the length and CRC are written around it).
     public struct Chunk: Sendable, Equatable {
+        /// The four-letter type, such as `fcTL`.
         public var type: String
+        /// The chunk's data, without its length, type or CRC.
         public var data: [UInt8]
 
         /// Creates a chunk.
