@@ -17,14 +17,14 @@ import ShashinCore
 /// `Content-Length` says so); it refuses statuses outside 200–299 without reading their body
 /// (`loadResponse` delivers every status, for the HTTP cache); a body cut short of its
 /// `Content-Length` is `truncatedData`; it follows at most `maxRedirects` redirects, only to
-/// `http` and `https`; a whole download has `totalTimeout` (checked as each chunk arrives: a body
-/// that stops altogether ends at the idle timeout); cancelling the calling task ends the
-/// request at once. Bodies arrive as sent: it asks for no compression and decodes none, so a
+/// `http` and `https`; a whole download, body included, has `totalTimeout`, and a wait for a
+/// byte the idle timeout; cancelling the calling task ends the request at once. Bodies arrive as sent: it asks for no compression and decodes none, so a
 /// `Content-Encoding` it does not know is no error. `file:` and `data:` URLs go to
 /// `LocalResourceLoader`.
 ///
 /// Pass the `HTTPClient` your app already has (a Vapor or Hummingbird app), or let the loader
-/// make its own on NIO's shared event loops and shut it down with `shutdown()`:
+/// make its own (on one event loop thread all such loaders share) and shut it down with
+/// `shutdown()`:
 ///
 /// ```swift
 /// let loader = AsyncHTTPClientDataLoader(client: app.http.client.shared)
@@ -63,8 +63,8 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
     static let progressStep = 16_384
     private let isShutDown = NIOLockedValueBox(false)
 
-    /// Creates a loader with its own client on NIO's shared event loop group (no threads of its
-    /// own): no redirects followed by the client (the loader follows them), no decompression.
+    /// Creates a loader with its own client on the one event loop thread all loaders' own clients
+    /// share: no redirects followed by the client (the loader follows them), no decompression.
     /// - Parameters:
     ///   - maxRedirects: the most redirects followed for one request (default 5).
     ///   - idleTimeout: the longest wait for a byte (default 60 s).
