@@ -54,11 +54,11 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
 
     private let ownsClient: Bool
     /// The event loop every loader's own client runs on, requests and connections alike: one
-    /// thread for the process, never shut down (as NIO's shared group). On one loop each body
+    /// thread for the process that cannot be shut down (as NIO's shared group). On one loop each body
     /// part reaches the `ResponseCollector` on the thread that read it, so none waits in the client
     /// when a connection ends early; pinning requests to one loop of a larger group instead would
     /// let the pool open connections past its per-host limit (the limit is soft for pinned requests).
-    static let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    static let eventLoopGroup = MultiThreadedEventLoopGroup._makePerpetualGroup(threadNamePrefix: "shashin-http-", numberOfThreads: 1)
     /// The fewest new bytes between two progress reports (the last one aside).
     static let progressStep = 16_384
     private let isShutDown = NIOLockedValueBox(false)
@@ -185,7 +185,9 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
                 throw failure(ended ?? HTTPClientError.remoteConnectionClosed, received: 0, expected: -1, inBody: false)
             }
             let response = HTTPClientResponse(version: head.version, status: head.status, headers: head.headers)
-            if ended is ResponseCollector.StoppedAfterHead {
+            // A cancelled request ends as cancelled, whatever the collector decided; its bytes are kept below.
+            let cancelled = ended != nil && Task.isCancelled
+            if !cancelled, outcome.stop is ResponseCollector.StoppedAfterHead {
                 // A redirect (its body is not read: the client closes that request), else a refused status.
                 guard let next = try RedirectRule.next(after: response, to: current) else {
                     throw ImagePipelineError.httpStatus(Int(head.status.code))
@@ -195,7 +197,7 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
                 current = next
                 continue
             }
-            if let stop = outcome.stop { throw stop }
+            if !cancelled, let stop = outcome.stop { throw stop }
             if let ended {
                 let error = failure(ended, received: outcome.body.count, expected: outcome.expected, inBody: true)
                 // The bytes so far, for a pipeline that may resume the download.

@@ -7,15 +7,18 @@ import ShashinCore
 
 /// Collects one response as AsyncHTTPClient reads it, on the event loop of its connection.
 ///
-/// Each body part is appended the moment it arrives and more is asked for at once, so the client
-/// never holds parts back waiting for the caller. When the server closes the connection mid-body,
-/// the client first hands over everything left in the socket, then fails: every byte read is in
-/// `received`, for a download that resumes. (Through `HTTPClientResponse.body`, parts still
-/// waiting for the caller's demand are dropped when the request fails.)
+/// Each body part is appended the moment it arrives and every future the collector returns is
+/// already complete, so the client asks the socket for more at once and holds no part back for
+/// the caller. When the server closes the connection mid-body, NIO drains what is left in the
+/// socket through the connection's handler, then the request fails: on the connection's own event
+/// loop every drained part reaches the collector first, and `outcome.body` holds every byte read,
+/// for a download that resumes. (Parts the client still holds for a consumer's demand — through
+/// `HTTPClientResponse.body`, or when the request's loop is not its connection's — are dropped
+/// when the request fails.)
 ///
-/// The head is judged as it arrives: a redirect, a status the caller refuses, a body announced
-/// larger than `maxBytes` or an unreadable `Content-Length` ends the request before any of the
-/// body is read, with ``StoppedAfterHead``.
+/// The head is judged as it arrives, before any of the body is read: a redirect or a status the
+/// caller refuses ends the request with ``StoppedAfterHead``; a body announced larger than
+/// `maxBytes` with `dataTooLarge`; an unreadable `Content-Length` with its framing error.
 final class ResponseCollector: HTTPClientResponseDelegate {
     typealias Response = Void
 
@@ -65,9 +68,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         // HEAD, 204 and 304 have no body, whatever their Content-Length says (RFC 9110 §6.4.1).
         let noBody = hasNoBody || status == 204 || status == 304
         let verdict: Result<Int64, any Error> = Result {
+            if stopsAfterHead(head) { throw StoppedAfterHead() }
             let announced = try ResponseFraming.contentLength(of: head.headers)
             let expected = noBody ? 0 : announced ?? -1
-            if stopsAfterHead(head) { throw StoppedAfterHead() }
             if expected > maxBytes { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
             return expected
         }
@@ -77,7 +80,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             case .success(let expected):
                 state.expected = expected
                 state.observed = observer != nil && (200..<300).contains(status)
-                if expected > 0 { state.body.reserveCapacity(Int(expected)) }
+                // Room for the announced body, up to 4 MB: a server that announces 50 MB and sends
+                // nothing costs no more than that.
+                if expected > 0 { state.body.reserveCapacity(Int(min(expected, 4 << 20))) }
                 return task.eventLoop.makeSucceededVoidFuture()
             case .failure(let error):
                 state.stop = error
