@@ -6,6 +6,7 @@ import FoundationNetworking
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import ShashinCore
 
 /// A `DataLoading` over AsyncHTTPClient (SwiftNIO): the default loader on Linux, where
@@ -16,14 +17,14 @@ import ShashinCore
 /// `Content-Length` says so); it refuses statuses outside 200–299 without reading their body
 /// (`loadResponse` delivers every status, for the HTTP cache); a body cut short of its
 /// `Content-Length` is `truncatedData`; it follows at most `maxRedirects` redirects, only to
-/// `http` and `https`; a whole download has `totalTimeout` (checked as each chunk arrives: a body
-/// that stops altogether ends at the idle timeout); cancelling the calling task ends the
-/// request at once. Bodies arrive as sent: it asks for no compression and decodes none, so a
+/// `http` and `https`; a whole download, body included, has `totalTimeout`, and a wait for a
+/// byte the idle timeout; cancelling the calling task ends the request at once. Bodies arrive as sent: it asks for no compression and decodes none, so a
 /// `Content-Encoding` it does not know is no error. `file:` and `data:` URLs go to
 /// `LocalResourceLoader`.
 ///
 /// Pass the `HTTPClient` your app already has (a Vapor or Hummingbird app), or let the loader
-/// make its own on NIO's shared event loops and shut it down with `shutdown()`:
+/// make its own (on one event loop thread all such loaders share) and shut it down with
+/// `shutdown()`:
 ///
 /// ```swift
 /// let loader = AsyncHTTPClientDataLoader(client: app.http.client.shared)
@@ -52,12 +53,18 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
     public let destinationPolicy: DestinationPolicy
 
     private let ownsClient: Bool
+    /// The event loop every loader's own client runs on, requests and connections alike: one
+    /// thread for the process that cannot be shut down (as NIO's shared group). On one loop each body
+    /// part reaches the `ResponseCollector` on the thread that read it, so none waits in the client
+    /// when a connection ends early; pinning requests to one loop of a larger group instead would
+    /// let the pool open connections past its per-host limit (the limit is soft for pinned requests).
+    static let eventLoopGroup = MultiThreadedEventLoopGroup._makePerpetualGroup(threadNamePrefix: "shashin-http-", numberOfThreads: 1)
     /// The fewest new bytes between two progress reports (the last one aside).
     static let progressStep = 16_384
     private let isShutDown = NIOLockedValueBox(false)
 
-    /// Creates a loader with its own client on NIO's shared event loop group (no threads of its
-    /// own): no redirects followed by the client (the loader follows them), no decompression.
+    /// Creates a loader with its own client on the one event loop thread all loaders' own clients
+    /// share: no redirects followed by the client (the loader follows them), no decompression.
     /// - Parameters:
     ///   - maxRedirects: the most redirects followed for one request (default 5).
     ///   - idleTimeout: the longest wait for a byte (default 60 s).
@@ -67,7 +74,7 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
     ///   - destinationPolicy: where requests and redirects may connect (default `.unrestricted`).
     public init(maxRedirects: Int = 5, idleTimeout: TimeAmount = .seconds(60), totalTimeout: TimeAmount = .seconds(300),
                 maxConnectionsPerHost: Int = 16, destinationPolicy: DestinationPolicy = .unrestricted) {
-        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        client = HTTPClient(eventLoopGroup: Self.eventLoopGroup,
                             configuration: Self.clientConfiguration(idleTimeout: idleTimeout, maxConnectionsPerHost: maxConnectionsPerHost))
         ownsClient = true
         self.maxRedirects = maxRedirects
@@ -144,6 +151,7 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
         case let scheme: throw ImagePipelineError.unsupportedScheme(scheme ?? "")
         }
         let deadline = NIODeadline.now() + totalTimeout
+        let observer = BodyObserver.current
         var current = request
         var redirects = 0
         while true {
@@ -153,76 +161,59 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
                 let policy = destinationPolicy
                 try await offThePool { () throws -> Void in try policy.check(target) }
             }
-            let response: HTTPClientResponse
-            do {
-                response = try await client.execute(try Self.clientRequest(current), deadline: deadline)
-            } catch {
+            let collector = ResponseCollector(
+                maxBytes: maxBytes, hasNoBody: current.httpMethod?.uppercased() == "HEAD",
+                stopsAfterHead: { head in
+                    RedirectRule.isRedirect(head) || !(acceptsAnyStatus || (200..<300).contains(head.status.code))
+                },
+                observer: observer, progress: progress)
+            let clientRequest: HTTPClient.Request
+            do { clientRequest = try Self.clientRequest(current) } catch {
                 throw failure(error, received: 0, expected: -1, inBody: false)
             }
-            if let next = try RedirectRule.next(after: response, to: current) {
+            let task = client.execute(request: clientRequest, delegate: collector,
+                                      eventLoop: .indifferent,
+                                      deadline: deadline, logger: nil)
+            var ended: (any Error)?
+            do {
+                try await withTaskCancellationHandler { try await task.futureResult.get() } onCancel: { task.cancel() }
+            } catch {
+                ended = error
+            }
+            let outcome = collector.outcome
+            guard let head = outcome.head else {
+                throw failure(ended ?? HTTPClientError.remoteConnectionClosed, received: 0, expected: -1, inBody: false)
+            }
+            let response = HTTPClientResponse(version: head.version, status: head.status, headers: head.headers)
+            // A cancelled request ends as cancelled, whatever the collector decided; its bytes are kept below.
+            let cancelled = ended != nil && Task.isCancelled
+            if !cancelled, outcome.stop is ResponseCollector.StoppedAfterHead {
+                // A redirect (its body is not read: the client closes that request), else a refused status.
+                guard let next = try RedirectRule.next(after: response, to: current) else {
+                    throw ImagePipelineError.httpStatus(Int(head.status.code))
+                }
                 redirects += 1
                 guard redirects <= maxRedirects else { throw ImagePipelineError.tooManyRedirects(limit: maxRedirects) }
                 current = next
-                continue // the redirect's body is dropped: the client closes that request
+                continue
             }
-            return try await body(of: response, for: current, maxBytes: maxBytes, acceptsAnyStatus: acceptsAnyStatus,
-                                  deadline: deadline, progress: progress)
-        }
-    }
-
-    /// Checks the status and framing, then reads the body, counting it against `maxBytes`.
-    /// The client's deadline does not reach into the body, so `deadline` is checked as each chunk
-    /// arrives; a body that stops altogether is ended by the idle (read) timeout.
-    private func body(of response: HTTPClientResponse, for request: URLRequest, maxBytes: Int, acceptsAnyStatus: Bool,
-                      deadline: NIODeadline, progress: @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
-        let status = Int(response.status.code)
-        guard acceptsAnyStatus || (200..<300).contains(status) else { throw ImagePipelineError.httpStatus(status) }
-        let announced = try ResponseFraming.contentLength(of: response.headers)
-        // HEAD, 204 and 304 have no body, whatever their Content-Length says (RFC 9110 §6.4.1).
-        let hasNoBody = request.httpMethod?.uppercased() == "HEAD" || status == 204 || status == 304
-        let expected: Int64 = hasNoBody ? 0 : announced ?? -1
-        if expected > maxBytes { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
-        var data = Data()
-        var reported = 0
-        if expected > 0 { data.reserveCapacity(Int(expected)) }
-        // Progressive previews are made from an image's body, never from an error page's.
-        let observer = (200..<300).contains(status) ? BodyObserver.current : nil
-        do {
-            for try await chunk in response.body {
-                guard NIODeadline.now() < deadline else { throw HTTPClientError.deadlineExceeded }
-                guard data.count + chunk.readableBytes <= maxBytes else { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
-                chunk.withUnsafeReadableBytes { bytes in
-                    if let base = bytes.baseAddress { data.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
-                    observer?(Data(bytes))
+            if !cancelled, let stop = outcome.stop { throw stop }
+            if let ended {
+                let error = failure(ended, received: outcome.body.count, expected: outcome.expected, inBody: true)
+                // The bytes so far, for a pipeline that may resume the download.
+                if !outcome.body.isEmpty, let url = current.url, let partial = try? Self.urlResponse(response, url: url) {
+                    ResumableData.loaderDidReceivePartialBody(outcome.body, response: partial, endedBy: error)
                 }
-                // Progress at most every 16 KB (as URLSession's callbacks come) and at the end:
-                // NIO hands over many small reads, and each report costs the pipeline a queue hop.
-                if data.count - reported >= Self.progressStep || Int64(data.count) == expected {
-                    reported = data.count
-                    progress(Int64(data.count), max(0, expected))
-                }
+                throw error
             }
-            if reported != data.count { progress(Int64(data.count), max(0, expected)) }
-        } catch {
-            let failure: any Error = switch error {
-            case let error as ImagePipelineError: error
-            case let error as HTTPClientError where error == .deadlineExceeded:
-                ClientErrors.pipelineError(from: error, inBody: true, idleTimeout: idleTimeout, totalTimeout: totalTimeout)
-            default: self.failure(error, received: data.count, expected: expected, inBody: true)
+            // The loader's own client never decompresses, so the count is of the bytes on the wire;
+            // a client passed in may have decoded a Content-Encoding, and then the length is not ours.
+            let isEncoded = head.headers.first(name: "Content-Encoding").map { $0.lowercased() != "identity" } ?? false
+            if outcome.expected >= 0, ownsClient || !isEncoded, Int64(outcome.body.count) != outcome.expected {
+                throw ImagePipelineError.truncatedData(expected: Int(outcome.expected), received: outcome.body.count)
             }
-            // The bytes so far, for a pipeline that may resume the download.
-            if !data.isEmpty, let url = request.url, let partial = try? Self.urlResponse(response, url: url) {
-                ResumableData.loaderDidReceivePartialBody(data, response: partial, endedBy: failure)
-            }
-            throw failure
+            return (outcome.body, try Self.urlResponse(response, url: current.url!))
         }
-        // The loader's own client never decompresses, so the count is of the bytes on the wire;
-        // a client passed in may have decoded a Content-Encoding, and then the length is not ours.
-        let isEncoded = response.headers.first(name: "Content-Encoding").map { $0.lowercased() != "identity" } ?? false
-        if expected >= 0, ownsClient || !isEncoded, Int64(data.count) != expected {
-            throw ImagePipelineError.truncatedData(expected: Int(expected), received: data.count)
-        }
-        return (data, try Self.urlResponse(response, url: request.url!))
     }
 
     /// What an error of the client becomes: `CancellationError` when the task was cancelled,
@@ -235,17 +226,15 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
         return ClientErrors.pipelineError(from: error, inBody: inBody, idleTimeout: idleTimeout, totalTimeout: totalTimeout)
     }
 
-    static func clientRequest(_ request: URLRequest) throws -> HTTPClientRequest {
+    static func clientRequest(_ request: URLRequest) throws -> HTTPClient.Request {
         guard let url = request.url else { throw ImagePipelineError.invalidURL("") }
-        var clientRequest = HTTPClientRequest(url: url.absoluteString)
-        clientRequest.method = HTTPMethod(rawValue: request.httpMethod?.uppercased() ?? "GET")
+        var headers = HTTPHeaders()
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            clientRequest.headers.add(name: name, value: value)
+            headers.add(name: name, value: value)
         }
-        if let body = request.httpBody, !body.isEmpty {
-            clientRequest.body = .bytes(ByteBuffer(bytes: body))
-        }
-        return clientRequest
+        let body = request.httpBody.flatMap { $0.isEmpty ? nil : HTTPClient.Body.bytes($0) }
+        return try HTTPClient.Request(url: url.absoluteString, method: HTTPMethod(rawValue: request.httpMethod?.uppercased() ?? "GET"),
+                                      headers: headers, body: body)
     }
 
     /// The Foundation response the pipeline and the HTTP cache read: repeated fields joined by

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import NIOHTTP1
 import ShashinCore
 
 /// Which request a redirect leads to: only for 301, 302, 303, 307 and 308 with a `Location`,
@@ -15,9 +16,8 @@ enum RedirectRule {
     /// with `unsupportedScheme` before it is resolved: a `file:` location is never read, nor
     /// turned into a path on the same server.
     static func next(after response: HTTPClientResponse, to request: URLRequest) throws -> URLRequest? {
-        guard statuses.contains(response.status.code),
-              let location = response.headers.first(name: "Location")?.trimmingCharacters(in: .whitespaces),
-              !location.isEmpty, let base = request.url else { return nil }
+        guard let location = location(status: response.status.code, headers: response.headers),
+              let base = request.url else { return nil }
         if let scheme = scheme(of: location), scheme != "http", scheme != "https" {
             throw ImagePipelineError.unsupportedScheme(scheme)
         }
@@ -42,6 +42,20 @@ enum RedirectRule {
             for name in ["Authorization", "Cookie", "Proxy-Authorization"] { next.setValue(nil, forHTTPHeaderField: name) }
         }
         return next
+    }
+
+    /// Whether `head` is a redirect `next(after:to:)` follows or refuses, rather than a response
+    /// delivered as it is.
+    static func isRedirect(_ head: HTTPResponseHead) -> Bool {
+        location(status: head.status.code, headers: head.headers) != nil
+    }
+
+    /// The `Location` of a redirect status; `nil` for another status or without one.
+    private static func location(status: UInt, headers: HTTPHeaders) -> String? {
+        guard statuses.contains(status),
+              let location = headers.first(name: "Location")?.trimmingCharacters(in: .whitespaces),
+              !location.isEmpty else { return nil }
+        return location
     }
 
     /// The scheme a reference starts with (RFC 3986 §3.1: a letter, then letters, digits, `+`,

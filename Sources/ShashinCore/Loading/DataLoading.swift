@@ -15,7 +15,9 @@ public protocol DataLoading: Sendable {
     /// Loads the body of `request`.
     /// - Parameters:
     ///   - maxBytes: the largest body accepted.
-    ///   - progress: called with bytes received so far and the expected total (0 when unknown).
+    ///   - progress: called with bytes received so far and the expected total (0 when unknown), on
+    ///     whatever thread the loader reads on (a network thread): it must return quickly and never
+    ///     wait for other work.
     func loadData(for request: URLRequest, maxBytes: Int,
                   progress: @escaping @Sendable (_ received: Int64, _ expected: Int64) -> Void) async throws -> (Data, URLResponse)
 
