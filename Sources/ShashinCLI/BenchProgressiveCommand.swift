@@ -139,6 +139,36 @@ final class CPUTimingDecoder: ProgressiveImageDecoding {
         return base.decodePreview(data, context: context)
     }
 
+    /// The base decoder's session, its previews' CPU counted as previews and its final image's
+    /// as the final decode.
+    func makeProgressiveSession(for data: Data, context: ImageDecodingContext) -> (any ProgressiveDecodingSession)? {
+        base.makeProgressiveSession(for: data, context: context).map { TimedSession(base: $0, owner: self) }
+    }
+
+    final class TimedSession: ProgressiveDecodingSession {
+        let base: any ProgressiveDecodingSession
+        let owner: CPUTimingDecoder
+
+        init(base: any ProgressiveDecodingSession, owner: CPUTimingDecoder) {
+            self.base = base
+            self.owner = owner
+        }
+
+        func preview(_ data: Data, scanEnd: Int) -> PlatformImage? {
+            let start = CPUTimingDecoder.threadCPU()
+            defer { let spent = CPUTimingDecoder.threadCPU() - start; owner.previewSeconds.withLock { $0 += spent } }
+            return base.preview(data, scanEnd: scanEnd)
+        }
+
+        func finish(_ data: Data) -> PlatformImage? {
+            let start = CPUTimingDecoder.threadCPU()
+            defer { let spent = CPUTimingDecoder.threadCPU() - start; owner.finalSeconds.withLock { $0 += spent } }
+            return base.finish(data)
+        }
+
+        func close() { base.close() }
+    }
+
     static func threadCPU() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
