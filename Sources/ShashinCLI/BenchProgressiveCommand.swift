@@ -42,8 +42,10 @@ struct BenchProgressiveCommand: AsyncParsableCommand {
         var script = RouteScript.data(data, contentType: "image/jpeg")
         script.bytesPerSecond = bandwidth * 1000
         server.setRoute("/progressive.jpg", script)
-        // One load first: libvips' start-up, the loader's connection pool and page faults are not measured.
+        // A load each way first: libvips' start-up, the loader's connection pool and the first
+        // page faults of either path are not measured.
         _ = try await load(server.url("/progressive.jpg?warm-up"), previews: false)
+        _ = try await load(server.url("/progressive.jpg?warm-up-previews"), previews: true)
         for round in 0..<rounds {
             var on: Load?
             var off: Load?
