@@ -1104,6 +1104,11 @@ static inline size_t shashin_jpeg_session_length(const shashin_jpeg_session *ses
     return session->length;
 }
 
+/* Whether the `count` bytes at `bytes` begin with every byte appended so far. */
+static inline int shashin_jpeg_session_continued_by(const shashin_jpeg_session *session, const void *bytes, size_t count) {
+    return count >= session->length && (session->length == 0 || memcmp(session->data, bytes, session->length) == 0);
+}
+
 /* Appends the next `count` bytes of the body. 0, or -1 when memory runs out (the session is
  * unchanged then). */
 static inline int shashin_jpeg_session_append(shashin_jpeg_session *session, const void *bytes, size_t count) {

@@ -74,15 +74,16 @@ final class JPEGPreviewSession: ProgressiveDecodingSession, @unchecked Sendable 
     }
 
     /// Appends the bytes of `data` past those appended before; `false` (the session ended) when
-    /// memory runs out or `data` does not begin with them.
+    /// memory runs out or `data` does not begin with them (a body that changed under a retried
+    /// download must not be finished from the old one's coefficients).
     private func append(_ data: Data) -> Bool {
         guard let session else { return false }
         let have = Int(shashin_jpeg_session_length(session))
-        guard data.count >= have else { end(); return false }
         let added = data.withUnsafeBytes { bytes -> Bool in
-            let new = UnsafeRawBufferPointer(rebasing: bytes[have...])
-            guard let base = new.baseAddress, !new.isEmpty else { return true }
-            return shashin_jpeg_session_append(session, base, new.count) == 0
+            guard let all = bytes.baseAddress else { return have == 0 }
+            guard shashin_jpeg_session_continued_by(session, all, bytes.count) != 0 else { return false }
+            guard bytes.count > have else { return true }
+            return shashin_jpeg_session_append(session, all + have, bytes.count - have) == 0
         }
         if !added { end() }
         return added

@@ -140,6 +140,22 @@ import Testing
         #expect(cut.finish(data.prefix(data.count - 300)) == nil)
     }
 
+    /// A body whose first bytes are not the ones the previews were made of (a download retried
+    /// after the file changed) gives no final image: the decoder decodes it afresh.
+    @Test func aBodyThatChangedUnderTheSessionGivesNoFinalImage() throws {
+        let data = try Self.progressive(width: 320, height: 240)
+        let context = ImageDecodingContext(format: .jpeg, thumbnail: ThumbnailOptions(maxPixelSize: 100))
+        let scans = Self.scans(data, chunk: 512)
+        let session = try #require(JPEGPreviewSession(context: context))
+        #expect(session.preview(scans[2].data, scanEnd: scans[2].scanEnd) != nil)
+        var changed = data
+        changed[scans[0].scanEnd - 10] ^= 0x01
+        #expect(session.finish(changed) == nil && !session.isOpen)
+        let again = try #require(JPEGPreviewSession(context: context))
+        #expect(again.preview(scans[2].data, scanEnd: scans[2].scanEnd) != nil)
+        #expect(again.finish(data) != nil)
+    }
+
     /// The session reserves the direct path's estimate (most of it the coefficients) from its
     /// first output until it ends; with no room in the budget it makes no preview, without
     /// waiting, and a later preview asks again.
