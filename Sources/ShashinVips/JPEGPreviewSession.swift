@@ -17,6 +17,9 @@ import ShashinCore
 final class JPEGPreviewSession: ProgressiveDecodingSession, @unchecked Sendable { // every `var` behind `lock`
     private let context: ImageDecodingContext
     private let lock = NSLock()
+    /// Set by `close()` while a call holds `lock`: that call ends the session as it returns, so
+    /// closing never waits for a preview to finish.
+    private let closeRequested = Locked(false)
     private var session: UnsafeMutablePointer<shashin_jpeg_session>?
     private var plan: DirectJPEGDecoder.Plan?
     private var reservation: DecodeMemoryBudget.Reservation?
@@ -48,7 +51,10 @@ final class JPEGPreviewSession: ProgressiveDecodingSession, @unchecked Sendable 
     }
 
     func close() {
-        locked { end() }
+        closeRequested.withLock { $0 = true }
+        guard lock.try() else { return }
+        end()
+        lock.unlock()
     }
 
     /// Whether libjpeg has seen this many bytes: for tests of the lifecycle.
@@ -59,7 +65,11 @@ final class JPEGPreviewSession: ProgressiveDecodingSession, @unchecked Sendable 
 
     private func locked<R>(_ body: () -> R) -> R {
         lock.lock()
-        defer { lock.unlock() }
+        defer {
+            if closeRequested.current { end() }
+            lock.unlock()
+        }
+        if closeRequested.current { end() } // a close that found the lock taken as it was let go
         return body()
     }
 

@@ -177,6 +177,32 @@ import Testing
         #expect(session.preview(scans[2].data, scanEnd: scans[2].scanEnd) == nil)
     }
 
+    /// `close()` from another thread while previews run (as a cancel does): it never waits for
+    /// a preview, and however the two interleave, the session ends and gives its memory back by
+    /// the time the running preview returns; no preview is made after it.
+    @Test(arguments: 0..<20)
+    func closingWhilePreviewsRunEndsTheSession(delay: Int) async throws {
+        let data = try Self.progressive()
+        let budget = DecodeMemoryBudget(bytes: 64 << 20)
+        let context = ImageDecodingContext(format: .jpeg, thumbnail: ThumbnailOptions(maxPixelSize: 150), memoryBudget: budget)
+        let scans = Self.scans(data, chunk: 4096)
+        let session = try #require(JPEGPreviewSession(context: context))
+        let closed = Locked(false)
+        let previews = Task.detached { () -> Int in
+            var afterClose = 0
+            for scan in scans {
+                let wasClosed = closed.current
+                if session.preview(scan.data, scanEnd: scan.scanEnd) != nil, wasClosed { afterClose += 1 }
+            }
+            return afterClose
+        }
+        try await Task.sleep(for: .microseconds(delay * 500))
+        session.close()
+        closed.withLock { $0 = true }
+        #expect(await previews.value == 0)
+        #expect(!session.isOpen && budget.reservedBytes == 0)
+    }
+
     /// Sessions that end every way — the final image, a close half-way, a damaged marker, data
     /// cut short, a header over the pixel limit, one dropped without a close — release libjpeg's
     /// object, the coefficients and the bytes: 1,500 sessions in five batches, the quietest batch
