@@ -11,9 +11,9 @@ import ShashinCore
 ///
 /// The session takes what the direct path takes (`DirectJPEGDecoder.plan`): anything it declines,
 /// and any libjpeg failure, ends the session, whose calls then give `nil`. It holds the direct
-/// path's memory estimate for the image (most of it the coefficients) from the budget from its
-/// first output until it is closed; when the budget cannot give it at once, that preview is skipped
-/// rather than waiting, and a later one asks again.
+/// path's memory estimate for the image (most of it the coefficients) from the budget from the
+/// first preview that has its header until it ends; when the budget cannot give it at once, that
+/// preview is skipped rather than waiting, and a later one asks again.
 final class JPEGPreviewSession: ProgressiveDecodingSession, @unchecked Sendable { // every `var` behind `lock`
     private let context: ImageDecodingContext
     private let lock = NSLock()
@@ -34,7 +34,7 @@ final class JPEGPreviewSession: ProgressiveDecodingSession, @unchecked Sendable 
 
     func preview(_ data: Data, scanEnd: Int) -> PlatformImage? {
         locked {
-            guard scanEnd >= 0, scanEnd + 2 <= data.count, append(data), started(),
+            guard scanEnd >= 0, scanEnd <= data.count - 2, append(data), started(),
                   let session, let plan else { return nil }
             guard shashin_jpeg_session_consume(session, scanEnd + 2) == 0 else { end(); return nil }
             return output(session, plan, again: false)
@@ -56,9 +56,6 @@ final class JPEGPreviewSession: ProgressiveDecodingSession, @unchecked Sendable 
         end()
         lock.unlock()
     }
-
-    /// Whether libjpeg has seen this many bytes: for tests of the lifecycle.
-    var appendedByteCount: Int { locked { session.map { Int(shashin_jpeg_session_length($0)) } ?? 0 } }
 
     /// Whether the session still holds its libjpeg state.
     var isOpen: Bool { locked { session != nil } }

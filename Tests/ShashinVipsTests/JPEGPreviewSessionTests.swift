@@ -136,6 +136,9 @@ import Testing
         }
         let cut = try #require(JPEGPreviewSession(context: context))
         let scans = Self.scans(data, chunk: 512)
+        // Scan ends no feed gives: nothing, and the session carries on.
+        #expect(cut.preview(data, scanEnd: .max) == nil && cut.preview(data, scanEnd: -1) == nil)
+        #expect(cut.preview(Data(), scanEnd: 0) == nil && cut.isOpen)
         #expect(cut.preview(scans[1].data, scanEnd: scans[1].scanEnd) != nil)
         #expect(cut.finish(data.prefix(data.count - 300)) == nil)
     }
