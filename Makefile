@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: deps demo build test check-readme check-apple-shape test-sanitizers test-core-tsan bench bench-smoke soak clean
+.PHONY: deps demo build test check-readme docs check-apple-shape test-sanitizers test-core-tsan bench bench-smoke soak clean
 
 deps:
 	@scripts/install-deps.sh
@@ -32,14 +32,23 @@ test: deps
 	$(SWIFT) test --skip-build --filter 'ImageServerTests|ShashinTests' --skip '$(PROCESS_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(PROCESS_SUITES)'
 	SWIFT=$(SWIFT) scripts/check-readme
+	SWIFT=$(SWIFT) scripts/build-docs --skip-build
 	$(MAKE) bench-smoke
 	$(MAKE) check-apple-shape
 	$(MAKE) test-sanitizers
 
-# Every Swift sample in README.md, compiled against the built package; errors and warnings fail
-# (scripts/check-readme says how each sample is compiled). Seconds once the package is built.
+# Every Swift sample in README.md and in the DocC articles (Sources/Shashin/Shashin.docc),
+# compiled against the built package; errors and warnings fail (scripts/check-readme says how
+# each sample is compiled). Seconds once the package is built.
 check-readme: deps
 	SWIFT=$(SWIFT) scripts/check-readme
+
+# The DocC catalogue Sources/Shashin/Shashin.docc, with the symbols of `import Shashin` read from
+# the modules the plain build made (no second build), into .build/docs: a static site to serve
+# with any web server (open /documentation/shashin/). Any DocC warning fails. About 10 s once
+# the package is built; scripts/build-docs says how.
+docs: deps
+	SWIFT=$(SWIFT) scripts/build-docs
 
 # The Apple build's compile check, on Linux (compiles, runs nothing). With SHASHIN_APPLE_SHAPE=1
 # the manifest builds every target under the condition SHASHIN_APPLE_SHAPE: `PlatformImage` is

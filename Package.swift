@@ -141,7 +141,8 @@ let package = Package(
         .testTarget(name: "ShashinCoreTests", dependencies: ["ShashinCore"], resources: [.copy("Resources")]),
         .testTarget(
             name: "ShashinVipsTests",
-            dependencies: ["Shashin"],
+            // ImageServer for its AnimatedPNGWriter (APNG files the tests shape field by field).
+            dependencies: ["Shashin", "ImageServer"],
             resources: [.copy("Resources")]
         ),
         .testTarget(

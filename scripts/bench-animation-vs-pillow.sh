@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Shashin against Pillow, decoding every frame of the same animated GIF (100 frames of 480×270,
-# made by scripts/pillow_animation.py) to 128 px thumbnails, on one core: Shashin's
-# VipsImageDecoder (libvips composes the frames, each is shrunk as it is decoded) against
-# Pillow's ImageSequence + convert('RGBA') + thumbnail. Also the peak resident memory of each
-# process (GNU time's maximum RSS) over the same work. Prints one table; every number comes
+# Shashin against Pillow, decoding every frame of the same animated GIF (or APNG with
+# FORMAT=apng; 100 frames of 480×270, made by scripts/pillow_animation.py) to 128 px thumbnails,
+# on one core: Shashin's VipsImageDecoder (the frames composed on a canvas, each shrunk as it is
+# decoded) against Pillow's ImageSequence + convert('RGBA') + thumbnail. Also the peak resident
+# memory of each process (GNU time's maximum RSS) over the same work. Prints one table; every number comes
 # from this run.
 #
 #   scripts/bench-animation-vs-pillow.sh          # from the repository root; builds release first
 #   ROUNDS=5 ITERATIONS=10 scripts/bench-animation-vs-pillow.sh
+#   FORMAT=apng scripts/bench-animation-vs-pillow.sh   # the same frames as an APNG
 #
 # Each round runs both tools in turn (alternating which goes first); the ratios are per round,
 # reported as median and range. Environment: ROUNDS (5), ITERATIONS files decoded per
-# measurement (10), THUMBNAIL (128), FRAMES (100), SEED (1), SCRATCH_PATH, SWIFT, SMOKE.
+# measurement (10), THUMBNAIL (128), FRAMES (100), SEED (1), FORMAT (gif or apng), SCRATCH_PATH,
+# SWIFT, SMOKE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,9 +24,11 @@ ITERATIONS=${ITERATIONS:-10}
 THUMBNAIL=${THUMBNAIL:-128}
 FRAMES=${FRAMES:-100}
 SEED=${SEED:-1}
+FORMAT=${FORMAT:-gif}
+case "$FORMAT" in gif) suffix=gif ;; apng) suffix=png ;; *) echo "FORMAT is gif or apng, not $FORMAT" >&2; exit 2 ;; esac
 source scripts/bench-common.sh
 
-file="$workdir/animation-${FRAMES}x480x270.gif"
+file="$workdir/animation-${FRAMES}x480x270.$suffix"
 python3 scripts/pillow_animation.py make "$file" --frames "$FRAMES" --seed "$SEED"
 
 export SHASHIN_BIN="$shashin" BENCH_FILE="$file" ROUNDS ITERATIONS THUMBNAIL

@@ -2,8 +2,9 @@
 """Pillow's side of the animation comparison, and the file both sides decode.
 
   pillow_animation.py make FILE [--frames 100 --width 480 --height 270 --seed 1]
-      writes an animated GIF: a gradient with shapes moving over it, 40 ms a frame, looping
-      forever (Pillow's GIF writer stores only the region that changed in each frame).
+      writes an animated GIF, or an APNG when FILE ends in .png: a gradient with shapes moving
+      over it, 40 ms a frame, looping forever (Pillow's GIF and APNG writers store only the
+      region that changed in each frame).
   pillow_animation.py bench FILE [--iterations 10 --thumbnail 128]
       decodes every frame to a thumbnail, over and over, as a Python service making animated
       thumbnails does: ImageSequence.Iterator + convert('RGBA') + thumbnail((size, size)), each
@@ -37,6 +38,7 @@ def make(path, frames, width, height, seed):
             cx, cy = (x + dx * f) % width, (y + dy * f) % height
             draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=colour)
         images.append(image)
+    # The suffix picks the writer: GIF, or APNG for .png.
     images[0].save(path, save_all=True, append_images=images[1:], duration=40, loop=0)
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the generated seeds of the decode fuzzer into decode/: small JPEGs (baseline,
 progressive, grey, CMYK, EXIF-rotated, with a Display P3 profile), GIFs (still and animated),
-an animated WebP, AVIF, HEIC (with the vips tool), and BMP/TIFF (sniffed, then refused).
+an animated PNG (APNG) and WebP, AVIF, HEIC (with the vips tool), and BMP/TIFF (sniffed, then refused).
 The PngSuite and libwebp files beside them are copied from their test suites. Needs Pillow and vips."""
 import os, subprocess
 from PIL import Image, ImageDraw
@@ -32,6 +32,9 @@ save("gen-display-p3.jpg", picture(), format="JPEG", icc_profile=p3.info.get("ic
 save("gen-still.gif", picture(mode="P"), format="GIF")
 frames = [picture().rotate(angle).convert("P") for angle in (0, 90, 180)]
 save("gen-animated.gif", frames[0], format="GIF", save_all=True, append_images=frames[1:], duration=50, loop=0)
+# An APNG whose second frame is a sub-region blended over the first (Pillow writes the changed box).
+save("gen-animated.png", frames[0].convert("RGBA"), format="PNG", save_all=True,
+     append_images=[f.convert("RGBA") for f in frames[1:]], duration=50, loop=0, blend=1, disposal=0)
 save("gen-animated.webp", picture(), format="WEBP", save_all=True, append_images=[picture().rotate(180)], duration=50)
 save("gen-lossy.webp", picture((31, 21)), format="WEBP", quality=40)
 save("gen-rgba.png", picture(mode="RGBA"), format="PNG")

@@ -3,9 +3,10 @@ import Foundation
 import ImageIO
 import ShashinCore
 
-/// Every frame of an animated GIF or WebP through ImageIO, for `ImageIODecoder`: the same budget
-/// and the same `ImageAnimation` as `VipsImageDecoder` gives on Linux. ImageIO composes each
-/// frame onto the canvas (disposal and blending) and shrinks it as it decodes.
+/// Every frame of an animated GIF, WebP or PNG (APNG) through ImageIO, for `ImageIODecoder`:
+/// the same budget and the same `ImageAnimation` as `VipsImageDecoder` gives on Linux. ImageIO
+/// composes each frame onto the canvas (disposal and blending; for APNG as documented, not
+/// checked here) and shrinks it as it decodes.
 ///
 /// This file is not compiled by the Linux CI and has not been run.
 enum ImageIOAnimation {
@@ -47,20 +48,46 @@ enum ImageIOAnimation {
     /// The file's loop count (0: forever); 0 when it gives none.
     private static func loopCount(of source: CGImageSource, format: ImageFormat) -> Int {
         let properties = CGImageSourceCopyProperties(source, nil) as? [CFString: Any]
-        let dictionary = properties?[format == .gif ? kCGImagePropertyGIFDictionary : kCGImagePropertyWebPDictionary] as? [CFString: Any]
-        return dictionary?[format == .gif ? kCGImagePropertyGIFLoopCount : kCGImagePropertyWebPLoopCount] as? Int ?? 0
+        let keys = Keys(format)
+        let dictionary = properties?[keys.dictionary] as? [CFString: Any]
+        return dictionary?[keys.loopCount] as? Int ?? 0
     }
 
     /// How long frame `index` shows, in seconds, as the file says (unclamped when ImageIO gives it).
     private static func delay(of source: CGImageSource, at index: Int, format: ImageFormat) -> TimeInterval {
         let properties = CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [CFString: Any]
-        let isGIF = format == .gif
-        guard let dictionary = properties?[isGIF ? kCGImagePropertyGIFDictionary : kCGImagePropertyWebPDictionary] as? [CFString: Any] else {
-            return 0
-        }
-        let unclamped = dictionary[isGIF ? kCGImagePropertyGIFUnclampedDelayTime : kCGImagePropertyWebPUnclampedDelayTime] as? Double
-        let clamped = dictionary[isGIF ? kCGImagePropertyGIFDelayTime : kCGImagePropertyWebPDelayTime] as? Double
+        let keys = Keys(format)
+        guard let dictionary = properties?[keys.dictionary] as? [CFString: Any] else { return 0 }
+        let unclamped = dictionary[keys.unclampedDelay] as? Double
+        let clamped = dictionary[keys.delay] as? Double
         return max(0, unclamped ?? clamped ?? 0)
+    }
+
+    /// ImageIO's property keys for an animated format: GIF's, WebP's, or APNG's (inside the PNG
+    /// dictionary).
+    private struct Keys {
+        let dictionary: CFString, loopCount: CFString, delay: CFString, unclampedDelay: CFString
+
+        init(_ format: ImageFormat) {
+            switch format {
+            case .gif:
+                self.init(dictionary: kCGImagePropertyGIFDictionary, loopCount: kCGImagePropertyGIFLoopCount,
+                          delay: kCGImagePropertyGIFDelayTime, unclampedDelay: kCGImagePropertyGIFUnclampedDelayTime)
+            case .png:
+                self.init(dictionary: kCGImagePropertyPNGDictionary, loopCount: kCGImagePropertyAPNGLoopCount,
+                          delay: kCGImagePropertyAPNGDelayTime, unclampedDelay: kCGImagePropertyAPNGUnclampedDelayTime)
+            default:
+                self.init(dictionary: kCGImagePropertyWebPDictionary, loopCount: kCGImagePropertyWebPLoopCount,
+                          delay: kCGImagePropertyWebPDelayTime, unclampedDelay: kCGImagePropertyWebPUnclampedDelayTime)
+            }
+        }
+
+        init(dictionary: CFString, loopCount: CFString, delay: CFString, unclampedDelay: CFString) {
+            self.dictionary = dictionary
+            self.loopCount = loopCount
+            self.delay = delay
+            self.unclampedDelay = unclampedDelay
+        }
     }
 }
 #endif

@@ -14,8 +14,9 @@ import AppKit
 /// data fails (the first image must be complete, and a JPEG must reach its end-of-image marker,
 /// as libjpeg demands on Linux); `allowsUpscaling` enlarges a smaller image to the thumbnail size;
 /// colours are converted to sRGB (a Display P3 photo gives its sRGB colours, as on Linux); an
-/// animated GIF or WebP gives its first frame with `animation` holding every frame at the same
-/// size (see `ImageIOAnimation`), or the first only when over the budgets. Images have scale 1.
+/// animated GIF, WebP or PNG (APNG) gives its first frame with `animation` holding every frame
+/// at the same size (see `ImageIOAnimation`), or the first only when over the budgets. Images
+/// have scale 1.
 /// AVIF needs iOS 16, tvOS 16 or macOS 13; earlier systems fail with a reason that says so.
 ///
 /// This file is not compiled by the Linux CI; `make check-apple-shape` compiles the code that
@@ -90,7 +91,7 @@ public struct ImageIODecoder: ImageDecoding {
         }
         let decoded = CoreGraphicsProcessing.makeImage(image)
         let frameCount = CGImageSourceGetCount(source)
-        if frameCount > 1, format == .gif || format == .webp {
+        if frameCount > 1, format == .gif || format == .webp || format == .png {
             decoded.animation = ImageIOAnimation.animation(of: source, format: format, data: data, frameCount: frameCount,
                                                            canvas: (width, height), first: image, options: options, context: context)
         }

@@ -58,24 +58,33 @@ import AppKit
 import Shashin
 
 /// An `NSImageView` shows what an `ImageBinding` loads, on the main actor; see the UIKit notes.
+/// An animation with decoded frames plays: AppKit animates only a GIF's own bitmap, so an
+/// `AnimationPlayer` sets each frame in turn, for as many loops as the file says.
 extension NSImageView: @MainActor ImageDisplaying {
     public func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
         shashinDisplay(image, transition: transition, contentMode: contentMode)
     }
 
     public func displayPlaceholder(_ placeholder: PlatformImage?) {
+        shashinPlayer?.stop()
         self.image = placeholder
     }
 
     public func displayFailure(_ image: PlatformImage?, error: any Error) {
+        shashinPlayer?.stop()
         self.image = image
     }
 }
 
+/// The associated-object key for an image view's player; only its address is used, it is never
+/// written, so no lock is needed.
+private nonisolated(unsafe) var playerKey: UInt8 = 0
+
 extension NSImageView {
-    /// Shows `image`, with a layer fade for a fade.
+    /// Shows `image`, with a layer fade for a fade, then plays its animation's frames.
     fileprivate func shashinDisplay(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
         if let contentMode { self.imageScaling = contentMode.imageScaling }
+        shashinPlayer?.stop()
         switch transition {
         case .none:
             self.image = image
@@ -87,6 +96,18 @@ extension NSImageView {
             self.layer?.add(fade, forKey: "shashin.fade")
             self.image = image
         }
+        guard let animation = image.animation, animation.frames.count > 1 else { return }
+        let player = shashinPlayer ?? AnimationPlayer()
+        shashinPlayer = player
+        // Frames are drawn only while the view is in a window; playback ends with the view.
+        player.play(animation, show: { [weak self] frame in self?.image = frame },
+                    isVisible: { [weak self] in self.map { $0.window != nil } })
+    }
+
+    /// The player of this view's animation, made on its first animated image.
+    private var shashinPlayer: AnimationPlayer? {
+        get { objc_getAssociatedObject(self, &playerKey) as? AnimationPlayer }
+        set { objc_setAssociatedObject(self, &playerKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC) }
     }
 }
 

@@ -4,7 +4,8 @@ import Shashin
 import SwiftUI
 
 /// A SwiftUI view that loads an image through the pipeline and draws each phase with your
-/// content closure; a memory hit shows in the first frame.
+/// content closure; a memory hit shows in the first frame. An animated GIF, WebP or APNG plays:
+/// the closure gets each frame in turn as `.success`, while the view is on screen.
 ///
 /// ```swift
 /// RemoteImage(request: ImageRequest(url: url, thumbnail: .init(maxPixelSize: 300))) { phase in

@@ -24,11 +24,18 @@ public enum RemoteImagePhase {
 /// The observable state behind ``RemoteImage``: an `ImageBinding` whose target publishes a
 /// phase. Use it directly for views that draw the image themselves. Its `ImageDisplaying`
 /// conformance is main-actor isolated (Swift 6.2, like the image views').
+///
+/// An animated image plays: `.success` is published again with each frame at its time, for
+/// as many loops as the file says, from `load` until `cancel` (a ``RemoteImage`` cancels when
+/// it leaves the screen and plays again from the first frame when it comes back).
 @MainActor
 public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplaying {
     /// The current phase.
     @Published public private(set) var phase: RemoteImagePhase = .empty
     private var binding: ImageBinding?
+    private let player = AnimationPlayer()
+    /// The animation of the image shown, kept to play again after `cancel`.
+    private var animation: ImageAnimation?
 
     /// Creates an idle loader.
     public init() {}
@@ -43,31 +50,57 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
         let binding = self.binding ?? ImageBinding(target: self, pipeline: pipeline, options: .init(transition: .none))
         self.binding = binding
         binding.setRequest(request)
+        // The same image still shown (the binding keeps it): its animation starts again.
+        if !player.isPlaying, let animation {
+            phase = .success(Self.image(animation.frames[0].bitmap.platformImage))
+            play(animation)
+        }
     }
 
-    /// Stops loading.
+    /// Stops loading, and stops an animation on the frame it shows.
     public func cancel() {
         binding?.cancel()
+        player.stop()
     }
 
     public func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
-        #if canImport(UIKit)
-        phase = .success(Image(uiImage: image))
-        #else
-        phase = .success(Image(nsImage: image))
-        #endif
+        player.stop()
+        phase = .success(Self.image(image))
+        animation = image.animation.flatMap { $0.frames.count > 1 ? $0 : nil }
+        if let animation { play(animation) }
     }
 
     public func displayPlaceholder(_ placeholder: PlatformImage?) {
+        stopAnimation()
         phase = .loading
     }
 
     public func displayFailure(_ image: PlatformImage?, error: any Error) {
+        stopAnimation()
         phase = .failure(error)
     }
 
     public func clearImage() {
+        stopAnimation()
         phase = .empty
+    }
+
+    private func play(_ animation: ImageAnimation) {
+        player.play(animation, show: { [weak self] frame in self?.phase = .success(Self.image(frame)) },
+                    isVisible: { [weak self] in self.map { _ in true } })
+    }
+
+    private func stopAnimation() {
+        player.stop()
+        animation = nil
+    }
+
+    private static func image(_ image: PlatformImage) -> Image {
+        #if canImport(UIKit)
+        Image(uiImage: image)
+        #else
+        Image(nsImage: image)
+        #endif
     }
 }
 #endif

@@ -13,6 +13,10 @@ import ShashinCore
 /// - A progressive JPEG's DCT coefficients: every block of every component, 128 bytes each,
 ///   held until the last scan, whatever the output size.
 /// - Working rows for streaming: 64 rows of float RGBA across the image.
+/// - An animation's frames at the target size (GIF, WebP and APNG decode every frame before
+///   any is delivered), and for an APNG the canvas, the composed copy being shrunk, a region
+///   saved for `dispose_op` PREVIOUS and one frame's region decoded at up to 16-bit RGBA, each
+///   at most the canvas (`VipsImageDecoder.decodeAPNG`).
 ///
 /// A streaming decode (baseline JPEG, non-interlaced PNG) costs its output and rows only, which
 /// is why a 10000×10000 baseline JPEG's thumbnail passes a budget its progressive twin does not.

@@ -29,6 +29,9 @@ enum PNGChunkGuard {
             // libpng allocates an ancillary chunk's declared length before reading it: a 545-byte
             // file declaring a 1.9 GB `iTXt` chunk would ask for 1.9 GB.
             // A chunk running past the end of the data is truncated or hostile either way.
+            // An APNG cut inside a frame's chunks keeps the frames before the cut (see
+            // `APNGStructure`): libpng never reads those chunks whole in one allocation.
+            if length > bytes.count - dataStart - 4, type == "fdAT" || type == "fcTL" { return }
             guard length <= bytes.count - dataStart - 4 else {
                 throw .decodingFailed(format: .png, reason: "while checking the PNG chunks: the \(printable(typeBytes)) chunk declares "
                                       + "\(length) bytes, more than the \(bytes.count - dataStart) left in the data: truncated or hostile")

@@ -4,10 +4,11 @@ import ShashinCore
 
 /// Decodes JPEG, PNG, WebP, GIF, HEIC and AVIF with libvips into 8-bit sRGB RGBA bitmaps,
 /// upright (EXIF orientation applied), downsampling while decoding when asked for a thumbnail.
-/// An animated GIF or WebP gives its first frame, with `Bitmap.animation` holding every frame at
-/// the same size, their durations and the loop count (or, over `maxPixelCount` across all
-/// frames or `maxAnimationByteCount`, the first frame only, flagged). HEIC and AVIF need libvips' libheif module; without it they fail
-/// with `.decodingFailed` saying what to install.
+/// An animated GIF, WebP or PNG (APNG) gives its first frame, with `Bitmap.animation` holding
+/// every frame at the same size, their durations and the loop count (or, over `maxPixelCount`
+/// across all frames or `maxAnimationByteCount`, the first frame only, flagged; for an APNG
+/// that is its default image, the still a viewer without APNG support shows). HEIC and AVIF
+/// need libvips' libheif module; without it they fail with `.decodingFailed` saying what to install.
 ///
 /// Plain JPEGs (greyscale, YCbCr or RGB, upright or with an EXIF orientation) skip libvips:
 /// libjpeg-turbo decodes them straight from the buffer, shrinking through its DCT, and a
@@ -72,8 +73,11 @@ public struct VipsImageDecoder: Sendable {
                         return bitmap
                     }
                     if format == .png { try PNGChunkGuard.check(bytes) }
-                    guard format == .gif || format == .webp else { return try Self.decode(bytes, loader: loader, context: context).0 }
-                    switch try Self.decodeAnimation(bytes, data: data, loader: loader, context: context) {
+                    let isAPNG = format == .png && APNGStructure.isAnimated(bytes)
+                    guard format == .gif || format == .webp || isAPNG else { return try Self.decode(bytes, loader: loader, context: context).0 }
+                    let animated = isAPNG ? try Self.decodeAPNG(bytes, data: data, context: context)
+                        : try Self.decodeAnimation(bytes, data: data, loader: loader, context: context)
+                    switch animated {
                     case .animated(let bitmap):
                         return bitmap
                     case .still:

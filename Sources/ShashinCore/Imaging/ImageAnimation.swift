@@ -1,6 +1,6 @@
 import Foundation
 
-/// An animated GIF or WebP: its frames decoded at the delivered size, how long each shows, how
+/// An animated GIF, WebP or PNG (APNG): its frames decoded at the delivered size, how long each shows, how
 /// often it repeats, and the original bytes.
 ///
 /// The pipeline delivers the first frame as the image and this on `ImageResponse.animation`
@@ -20,7 +20,7 @@ import Foundation
 /// }
 /// ```
 public struct ImageAnimation: Sendable, Hashable, CustomStringConvertible {
-    /// The animation's format (`.gif` or `.webp`).
+    /// The animation's format (`.gif`, `.webp`, or `.png` for an APNG).
     public let format: ImageFormat
     /// Frames in the file; always at least 2 (a single frame is a still image).
     public let frameCount: Int

@@ -1,0 +1,115 @@
+import CVips
+import Foundation
+import ShashinCore
+
+/// Animated PNG: libvips' PNG loader reads only the default image, so the frames are found here
+/// (`APNGStructure`), each frame's region decoded by libvips from a small PNG made of the file's
+/// header, the chunks its pixels depend on and the frame's data (so palettes, transparency,
+/// 16-bit samples, interlacing and ICC profiles go through the same libpng path as a still
+/// PNG), composed on one canvas (`APNGCanvas`) and shrunk to the thumbnail size frame by frame.
+extension VipsImageDecoder {
+    /// Decodes every frame of `bytes`, an APNG (`APNGStructure.isAnimated`), when the budgets
+    /// allow: the frames are counted from the chunk list before any is decoded. Damage after the
+    /// first frame keeps the frames before it; damage in the first throws.
+    static func decodeAPNG(_ bytes: UnsafeRawBufferPointer, data: Data, context: ImageDecodingContext) throws -> AnimatedDecode {
+        // A PNG without a whole IHDR is left to the still path, which says what is wrong.
+        guard let canvas = APNGStructure.canvasSize(bytes) else { return .still }
+        try context.checkPixelCount(width: canvas.width, height: canvas.height)
+        let target = context.thumbnail?.targetSize(width: canvas.width, height: canvas.height) ?? canvas
+        try checkTargetSize(target, in: context)
+        // More frames than either budget allows are counted, not laid out: the budgets refuse them.
+        let framesWithinBudget = min(context.maxPixelCount / max(1, canvas.width * canvas.height),
+                                     max(0, context.maxAnimationByteCount) / max(1, target.width * target.height * 4))
+        let structure = APNGStructure.read(bytes, frameLimit: framesWithinBudget + 1)
+        let frameCount = structure.frameCount
+        guard frameCount > 1 || (structure.defect != nil && structure.declaredFrames > 1) else { return .still }
+        guard frameCount > 0 else {
+            throw DecodingFailure(stage: .header, libvipsLines: ["the animation is damaged before its first frame: \(structure.defect ?? "")"])
+        }
+        if let shortfall = context.animationShortfall(frameCount: frameCount, width: canvas.width, height: canvas.height, target: target) {
+            return .firstFrameOnly(ImageAnimation(format: .png, frameCount: frameCount, data: data,
+                                                  loopCount: structure.plays, shortfall: shortfall))
+        }
+        // Held at once: the frames kept at the target size; the canvas, the copy shown and
+        // shrunk, a region saved for `previous`, and one frame's region decoded at up to 16-bit
+        // RGBA (each at most the canvas); working rows.
+        typealias E = DecodeMemoryEstimate
+        let estimate = E(output: E.product(target.width, target.height, 4, frameCount),
+                         wholeImage: E.product(canvas.width, canvas.height, 4, 5), rows: E.rows(width: canvas.width))
+        let reservation = try context.memoryBudget.reserve(estimate.bytes)
+        defer { reservation.release() }
+
+        var composer = APNGCanvas(width: canvas.width, height: canvas.height)
+        var frames: [AnimationFrame] = []
+        frames.reserveCapacity(structure.frames.count)
+        var shortfall: AnimationShortfall?
+        for layout in structure.frames {
+            do {
+                let region = try decodeRegion(of: layout, in: bytes, structure: structure)
+                let shown = try composer.draw(region, as: layout) { whole in
+                    guard whole.width != target.width || whole.height != target.height else { return whole }
+                    return try during(.thumbnail) {
+                        try VipsProcessing.resize(whole, width: target.width, height: target.height, directShrinkLimit: .max, boxGap: 2)
+                    }
+                }
+                frames.append(AnimationFrame(bitmap: shown, duration: layout.duration))
+            } catch where !frames.isEmpty {
+                _ = VipsErrorBuffer.take()
+                shortfall = .damaged(decodedFrames: frames.count)
+                break
+            }
+        }
+        if shortfall == nil, structure.defect != nil { shortfall = .damaged(decodedFrames: frames.count) }
+        var image = frames[0].bitmap
+        image.animation = ImageAnimation(format: .png, frameCount: max(frameCount, 2), data: data,
+                                         frames: frames, loopCount: structure.plays, shortfall: shortfall)
+        return .animated(image)
+    }
+
+    /// One frame's region in RGBA8 sRGB, decoded by libvips from a PNG holding only that frame.
+    private static func decodeRegion(of layout: APNGStructure.Frame, in bytes: UnsafeRawBufferPointer,
+                                     structure: APNGStructure) throws -> Bitmap {
+        let png = structure.standalonePNG(for: layout, in: bytes)
+        return try png.withUnsafeBytes { png in
+            try VipsImageScope.with { scope in
+                let image = try during(.pixels) {
+                    try scope.make { shashin_pngload_buffer(png.baseAddress, png.count, $0, VIPS_ACCESS_SEQUENTIAL, VIPS_FAIL_ON_TRUNCATED) }
+                }
+                let rgba = try during(.conversion) { try scope.uprightRGBA8(image) }
+                let region = try during(.pixels) { try scope.bitmap(from: rgba) }
+                guard region.width == layout.width, region.height == layout.height else {
+                    throw DecodingFailure(stage: .pixels, libvipsLines: ["a \(layout.width)×\(layout.height) frame decoded as \(region.width)×\(region.height)"])
+                }
+                return region
+            }
+        }
+    }
+}
+
+extension APNGStructure {
+    /// The canvas size from the IHDR that must open any PNG, or `nil` when it is not there whole.
+    static func canvasSize(_ bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
+        guard bytes.count >= 33, uint32(bytes, 8) == 13, uint32(bytes, 12) == Chunk.IHDR else { return nil }
+        return (Int(uint32(bytes, 16)), Int(uint32(bytes, 20)))
+    }
+
+    /// A PNG of `frame` alone: an IHDR of the frame's size with the file's pixel format, the
+    /// chunks every frame depends on (`sharedChunks`), the frame's data as IDATs, and IEND.
+    func standalonePNG(for frame: Frame, in bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        png.reserveCapacity(64 + sharedChunks.reduce(0) { $0 + $1.count } + frame.data.reduce(0) { $0 + $1.count + 12 })
+        func append(_ type: UInt32, _ data: some Collection<UInt8>) {
+            let start = png.count
+            png += Self.bigEndian(UInt32(data.count)) + Self.bigEndian(type)
+            png += data
+            png += png.withUnsafeBytes { Self.bigEndian(Self.crc($0, from: start + 4, count: data.count + 4)) }
+        }
+        append(Chunk.IHDR, Self.bigEndian(UInt32(frame.width)) + Self.bigEndian(UInt32(frame.height)) + pixelFormat)
+        for chunk in sharedChunks { png += bytes[chunk] }
+        for range in frame.data { append(Chunk.IDAT, bytes[range]) }
+        append(Chunk.IEND, [])
+        return png
+    }
+
+    private static func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32($0))) } }
+}
