@@ -483,29 +483,49 @@ static inline void *shashin_jpeg_alloc(shashin_jpeg *jpeg, size_t size) {
     return buffer;
 }
 
-/* A fresh decoder object, or NULL when memory runs out. */
-static inline shashin_jpeg *shashin_jpeg_new(void) {
-    shashin_jpeg *jpeg = (shashin_jpeg *)calloc(1, sizeof(shashin_jpeg));
-    if (!jpeg) return NULL;
+/* Sets up `jpeg` (zeroed) as a decompressor with this file's error handling. 0, or -1 when
+ * memory runs out (nothing is then held). */
+static inline int shashin_jpeg_init(shashin_jpeg *jpeg) {
     jpeg->cinfo.err = jpeg_std_error(&jpeg->error.pub);
     jpeg->error.pub.error_exit = shashin_jpeg_error_exit;
     jpeg->error.pub.emit_message = shashin_jpeg_emit_message;
     jpeg->error.pub.output_message = shashin_jpeg_output_message;
-    if (setjmp(jpeg->error.jump)) {
+    if (setjmp(jpeg->error.jump)) return -1;
+    jpeg_create_decompress(&jpeg->cinfo);
+    jpeg->created = 1;
+    return 0;
+}
+
+/* A fresh decoder object, or NULL when memory runs out. */
+static inline shashin_jpeg *shashin_jpeg_new(void) {
+    shashin_jpeg *jpeg = (shashin_jpeg *)calloc(1, sizeof(shashin_jpeg));
+    if (!jpeg) return NULL;
+    if (shashin_jpeg_init(jpeg) != 0) {
         free(jpeg);
         return NULL;
     }
-    jpeg_create_decompress(&jpeg->cinfo);
-    jpeg->created = 1;
     return jpeg;
+}
+
+/* Destroys the libjpeg object and frees every buffer, but not `jpeg` itself. */
+static inline void shashin_jpeg_release(shashin_jpeg *jpeg) {
+    if (jpeg->created) jpeg_destroy_decompress(&jpeg->cinfo);
+    jpeg->created = 0;
+    free(jpeg->icc);
+    jpeg->icc = NULL;
+    for (int i = 0; i < jpeg->buffer_count; i++) free(jpeg->buffers[i]);
+    jpeg->buffer_count = 0;
+}
+
+/* Frees the buffers allocated since there were `count`: those of one output pass. */
+static inline void shashin_jpeg_free_buffers_after(shashin_jpeg *jpeg, int count) {
+    while (jpeg->buffer_count > count) free(jpeg->buffers[--jpeg->buffer_count]);
 }
 
 /* Destroys the libjpeg object and frees everything, after success or any failure. */
 static inline void shashin_jpeg_free(shashin_jpeg *jpeg) {
     if (!jpeg) return;
-    if (jpeg->created) jpeg_destroy_decompress(&jpeg->cinfo);
-    free(jpeg->icc);
-    for (int i = 0; i < jpeg->buffer_count; i++) free(jpeg->buffers[i]);
+    shashin_jpeg_release(jpeg);
     free(jpeg);
 }
 
@@ -526,15 +546,9 @@ static inline const char *shashin_jpeg_get_message(const shashin_jpeg *jpeg) {
     return jpeg->error.message;
 }
 
-/* Reads markers up to the first scan from `data` (which must stay valid until
- * shashin_jpeg_free): dimensions, colour space, ICC profile, Exif. 0 on success, -1 on failure. */
-static inline int shashin_jpeg_read_header(shashin_jpeg *jpeg, const void *data, size_t length) {
+/* Reassembles the ICC profile from the saved APP2 markers, once the header is read. */
+static inline void shashin_jpeg_keep_icc(shashin_jpeg *jpeg) {
     struct jpeg_decompress_struct *cinfo = &jpeg->cinfo;
-    if (setjmp(jpeg->error.jump)) return -1;
-    jpeg_mem_src(cinfo, (const unsigned char *)data, (unsigned long)length);
-    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
-    jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
-    jpeg_read_header(cinfo, TRUE);
     for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker; marker = marker->next) {
         if (marker->marker == JPEG_APP0 + 2 && marker->data_length >= 14 &&
             memcmp(marker->data, "ICC_PROFILE", 12) == 0) {
@@ -546,6 +560,18 @@ static inline int shashin_jpeg_read_header(shashin_jpeg *jpeg, const void *data,
             break;
         }
     }
+}
+
+/* Reads markers up to the first scan from `data` (which must stay valid until
+ * shashin_jpeg_free): dimensions, colour space, ICC profile, Exif. 0 on success, -1 on failure. */
+static inline int shashin_jpeg_read_header(shashin_jpeg *jpeg, const void *data, size_t length) {
+    struct jpeg_decompress_struct *cinfo = &jpeg->cinfo;
+    if (setjmp(jpeg->error.jump)) return -1;
+    jpeg_mem_src(cinfo, (const unsigned char *)data, (unsigned long)length);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(cinfo, TRUE);
+    shashin_jpeg_keep_icc(jpeg);
     return 0;
 }
 
@@ -826,38 +852,44 @@ static inline void shashin_emit_row(const void *ring, int slots, const shashin_r
     }
 }
 
-/* Decodes the image at 1/`shrink` through the DCT (1, 2, 4 or 8), resamples that to `width` x
- * `height` *as stored* with `filter` (when the sizes differ) and writes it to `rgba`
- * (`width * height * 4` bytes) as opaque RGBA turned upright by EXIF `orientation` (1...8): the
- * upright image is `height` x `width` for orientations 5...8. Data that runs out before the
- * last scanline fails. 0 on success, -1 on failure (`rgba` then holds garbage).
- *
- * Resampling streams: decoded rows go into a ring of as many rows as the vertical kernel spans,
- * and each output row is made (along y, then along x) as soon as its last input row is in. */
-static inline int shashin_jpeg_decode(shashin_jpeg *jpeg, int shrink, int width, int height,
-                                      int orientation, shashin_filter filter,
-                                      uint8_t *rgba, size_t size) {
+/* Checks the arguments of a decode to `width` x `height` (as stored) at 1/`shrink` into `size`
+ * bytes, and sets libjpeg's scale and output colour space for it, before
+ * jpeg_start_decompress. Fails through error_exit. */
+static inline void shashin_jpeg_set_output(shashin_jpeg *jpeg, int shrink, int width, int height,
+                                           int orientation, size_t size) {
     struct jpeg_decompress_struct *cinfo = &jpeg->cinfo;
-    if (setjmp(jpeg->error.jump)) return -1;
     if (width <= 0 || height <= 0 || orientation < 1 || orientation > 8 ||
         (shrink != 1 && shrink != 2 && shrink != 4 && shrink != 8) ||
         size / 4 / (size_t)width < (size_t)height) {
         jpeg->error.failure = SHASHIN_JPEG_FAILED;
         snprintf(jpeg->error.message, sizeof jpeg->error.message, "invalid decode arguments");
-        return -1;
+        longjmp(jpeg->error.jump, 1);
     }
     cinfo->scale_num = 1;
     cinfo->scale_denom = (unsigned int)shrink;
     jpeg_calc_output_dimensions(cinfo);
-    const int decoded_width = (int)cinfo->output_width, decoded_height = (int)cinfo->output_height;
-    const int resamples = decoded_width != width || decoded_height != height;
+    const int resamples = (int)cinfo->output_width != width || (int)cinfo->output_height != height;
     /* Four bytes a pixel either way: RGBA is the bitmap's own layout; RGBX widens to vectors. */
     cinfo->out_color_space = resamples ? JCS_EXT_RGBX : JCS_EXT_RGBA;
-    jpeg_start_decompress(cinfo);
-    if ((int)cinfo->output_width != decoded_width || (int)cinfo->output_height != decoded_height ||
-        cinfo->output_components != 4) {
+}
+
+/* Reads the output pass that has started (jpeg_start_decompress or jpeg_start_output) into
+ * `rgba`: resampled to `width` x `height` as stored with `filter` when the decoded size differs,
+ * and turned upright by `orientation`. The pass's own buffers are freed when it ends; after a
+ * failure (through error_exit), by shashin_jpeg_free.
+ *
+ * Resampling streams: decoded rows go into a ring of as many rows as the vertical kernel spans,
+ * and each output row is made (along y, then along x) as soon as its last input row is in. */
+static inline void shashin_jpeg_read_pixels(shashin_jpeg *jpeg, int width, int height, int orientation,
+                                            shashin_filter filter, uint8_t *rgba) {
+    struct jpeg_decompress_struct *cinfo = &jpeg->cinfo;
+    const int decoded_width = (int)cinfo->output_width, decoded_height = (int)cinfo->output_height;
+    const int resamples = decoded_width != width || decoded_height != height;
+    if (cinfo->output_components != 4 ||
+        cinfo->out_color_space != (resamples ? JCS_EXT_RGBX : JCS_EXT_RGBA)) {
         ERREXIT(cinfo, JERR_BAD_STATE);
     }
+    const int first_buffer = jpeg->buffer_count;
     const shashin_placement placement = shashin_orientation_placement(orientation, width, height);
     enum { batch = 16 };
     JSAMPROW rows[batch];
@@ -891,7 +923,7 @@ static inline int shashin_jpeg_decode(shashin_jpeg *jpeg, int shrink, int width,
         for (int i = 0; i < wanted; i++)
             rows[i] = direct ? rgba + decoded_row_bytes * (size_t)(y + i) : decoded + decoded_row_bytes * (size_t)i;
         const int read = (int)jpeg_read_scanlines(cinfo, rows, (JDIMENSION)wanted);
-        if (read <= 0) ERREXIT(cinfo, JERR_BAD_STATE); /* a suspending source; never jpeg_mem_src */
+        if (read <= 0) ERREXIT(cinfo, JERR_BAD_STATE); /* a source that suspended */
         if (direct) continue;
         for (int i = 0; i < read; i++) {
             const int row = y + i;
@@ -909,11 +941,306 @@ static inline int shashin_jpeg_decode(shashin_jpeg *jpeg, int shrink, int width,
             }
         }
     }
+    if (resamples && next != height) ERREXIT(cinfo, JERR_BAD_STATE);
+    shashin_jpeg_free_buffers_after(jpeg, first_buffer);
+}
+
+/* Decodes the image at 1/`shrink` through the DCT (1, 2, 4 or 8), resamples that to `width` x
+ * `height` *as stored* with `filter` (when the sizes differ) and writes it to `rgba`
+ * (`width * height * 4` bytes) as opaque RGBA turned upright by EXIF `orientation` (1...8): the
+ * upright image is `height` x `width` for orientations 5...8. Data that runs out before the
+ * last scanline fails. 0 on success, -1 on failure (`rgba` then holds garbage). */
+static inline int shashin_jpeg_decode(shashin_jpeg *jpeg, int shrink, int width, int height,
+                                      int orientation, shashin_filter filter,
+                                      uint8_t *rgba, size_t size) {
+    struct jpeg_decompress_struct *cinfo = &jpeg->cinfo;
+    if (setjmp(jpeg->error.jump)) return -1;
+    shashin_jpeg_set_output(jpeg, shrink, width, height, orientation, size);
+    jpeg_start_decompress(cinfo);
+    shashin_jpeg_read_pixels(jpeg, width, height, orientation, filter, rgba);
     /* No jpeg_finish_decompress: what follows the last scanline (markers up to EOI) does not
      * change the picture, and libvips ignores a premature end there too. shashin_jpeg_free
      * aborts and destroys the object. */
-    if (resamples && next != height) ERREXIT(cinfo, JERR_BAD_STATE);
     return 0;
+}
+
+/* ---- a buffered-image session: previews of a progressive JPEG as it downloads ----
+ *
+ * One libjpeg object in buffered-image mode for the whole download: the body's bytes are
+ * appended to the session's own buffer as they arrive, libjpeg entropy-decodes each byte once
+ * (jpeg_consume_input into the coefficient arrays it holds for the whole image), and each
+ * preview is an output pass over the coefficients of the scans so far (jpeg_start_output)
+ * through the same resampling as shashin_jpeg_decode. When the whole body is in, the last
+ * output pass is the final image.
+ *
+ * The source suspends (fill_input_buffer returns FALSE) at the end of the bytes it is shown, so
+ * libjpeg keeps every byte from its last restart point on, and reads them again with the bytes
+ * shown next; the buffer holds the whole body, so nothing it may reread is ever discarded. The
+ * caller shows it bytes up to the marker that ends a complete scan and no further: the
+ * coefficients then hold exactly the scans a decode of that prefix from scratch would, and the
+ * previews are the same pixels. Once shashin_jpeg_session_end_input says no more bytes will
+ * come, the end of the data is the end of the input, as for shashin_jpeg_decode: a premature
+ * end fails (SHASHIN_JPEG_INCOMPLETE).
+ *
+ * Use: shashin_jpeg_session_new; shashin_jpeg_session_append with each run of new bytes;
+ * shashin_jpeg_session_read_header until it returns 1, then shashin_jpeg_get_header on
+ * shashin_jpeg_session_decoder; shashin_jpeg_session_start with the output's shape; then
+ * shashin_jpeg_session_consume and shashin_jpeg_session_output for each preview, and
+ * shashin_jpeg_session_end_input and shashin_jpeg_session_output for the final image;
+ * shashin_jpeg_session_free on every path. A call that fails (-1) leaves the session fit only
+ * for shashin_jpeg_session_free. */
+
+typedef struct shashin_jpeg_session {
+    shashin_jpeg jpeg; /* first: libjpeg's callbacks find the session from their cinfo */
+    struct jpeg_source_mgr source;
+    unsigned char *data; /* every byte appended so far */
+    size_t length, capacity;
+    size_t position; /* where libjpeg reads next (its last restart point), between calls */
+    size_t skip;     /* bytes skip_input_data still has to pass, beyond those shown so far */
+    int at_end;      /* no more bytes will come */
+    int header_read; /* jpeg_read_header done */
+    int started;     /* jpeg_start_decompress done */
+    int output_open; /* an output pass is over but jpeg_finish_output has not yet returned TRUE */
+    int shown_scan;  /* the scan the last output pass showed */
+    int shrink, width, height, orientation;
+    shashin_filter filter;
+    size_t output_size;
+} shashin_jpeg_session;
+
+static inline shashin_jpeg_session *shashin_jpeg_session_of(j_decompress_ptr cinfo) {
+    return (shashin_jpeg_session *)(void *)cinfo;
+}
+
+static inline void shashin_jpeg_session_init_source(j_decompress_ptr cinfo) { (void)cinfo; }
+static inline void shashin_jpeg_session_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static inline boolean shashin_jpeg_session_fill(j_decompress_ptr cinfo) {
+    static const JOCTET end_of_image[2] = { 0xFF, JPEG_EOI };
+    if (!shashin_jpeg_session_of(cinfo)->at_end) return FALSE; /* suspend until more is shown */
+    /* As jpeg_mem_src: the data ends early; the warning fails the decode (emit_message). */
+    WARNMS(cinfo, JWRN_JPEG_EOF);
+    cinfo->src->next_input_byte = end_of_image;
+    cinfo->src->bytes_in_buffer = 2;
+    return TRUE;
+}
+
+static inline void shashin_jpeg_session_skip(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (count <= 0) return;
+    if ((size_t)count <= src->bytes_in_buffer) {
+        src->next_input_byte += count;
+        src->bytes_in_buffer -= (size_t)count;
+        return;
+    }
+    shashin_jpeg_session *session = shashin_jpeg_session_of(cinfo);
+    if (session->at_end) {
+        (void)shashin_jpeg_session_fill(cinfo); /* past the end: fails, as jpeg_mem_src does */
+        return;
+    }
+    /* Past the bytes shown: the rest is passed as it arrives. */
+    session->skip += (size_t)count - src->bytes_in_buffer;
+    src->next_input_byte += src->bytes_in_buffer;
+    src->bytes_in_buffer = 0;
+}
+
+/* Where libjpeg's reading stands, as an offset into `data` (which may move when it grows). */
+static inline void shashin_jpeg_session_sync(shashin_jpeg_session *session) {
+    const JOCTET *next = session->source.next_input_byte;
+    if (next && session->data && next >= session->data && next <= session->data + session->length)
+        session->position = (size_t)(next - session->data);
+}
+
+/* Shows libjpeg the bytes up to `limit` (at most `length`), passing what a skip still owes. */
+static inline void shashin_jpeg_session_show(shashin_jpeg_session *session, size_t limit) {
+    if (limit > session->length) limit = session->length;
+    size_t position = session->position;
+    if (session->skip && position < limit) {
+        const size_t passed = limit - position < session->skip ? limit - position : session->skip;
+        position += passed;
+        session->skip -= passed;
+    }
+    session->position = position;
+    session->source.next_input_byte = session->data + position;
+    session->source.bytes_in_buffer = limit > position ? limit - position : 0;
+}
+
+/* Frees the libjpeg object, the coefficients and the bytes, whatever state the session is in. */
+static inline void shashin_jpeg_session_free(shashin_jpeg_session *session) {
+    if (!session) return;
+    shashin_jpeg_release(&session->jpeg);
+    free(session->data);
+    free(session);
+}
+
+/* A new session, or NULL when memory runs out. */
+static inline shashin_jpeg_session *shashin_jpeg_session_new(void) {
+    shashin_jpeg_session *session = (shashin_jpeg_session *)calloc(1, sizeof(shashin_jpeg_session));
+    if (!session) return NULL;
+    if (shashin_jpeg_init(&session->jpeg) != 0) {
+        free(session);
+        return NULL;
+    }
+    session->source.init_source = shashin_jpeg_session_init_source;
+    session->source.fill_input_buffer = shashin_jpeg_session_fill;
+    session->source.skip_input_data = shashin_jpeg_session_skip;
+    session->source.resync_to_restart = jpeg_resync_to_restart;
+    session->source.term_source = shashin_jpeg_session_term_source;
+    session->jpeg.cinfo.src = &session->source;
+    if (setjmp(session->jpeg.error.jump)) {
+        shashin_jpeg_session_free(session);
+        return NULL;
+    }
+    jpeg_save_markers(&session->jpeg.cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&session->jpeg.cinfo, JPEG_APP0 + 2, 0xFFFF);
+    return session;
+}
+
+static inline shashin_jpeg *shashin_jpeg_session_decoder(shashin_jpeg_session *session) {
+    return &session->jpeg;
+}
+
+/* Bytes appended so far. */
+static inline size_t shashin_jpeg_session_length(const shashin_jpeg_session *session) {
+    return session->length;
+}
+
+/* Whether the `count` bytes at `bytes` begin with every byte appended so far. */
+static inline int shashin_jpeg_session_continued_by(const shashin_jpeg_session *session, const void *bytes, size_t count) {
+    return count >= session->length && (session->length == 0 || memcmp(session->data, bytes, session->length) == 0);
+}
+
+/* Appends the next `count` bytes of the body. 0, or -1 when memory runs out (the session is
+ * unchanged then). */
+static inline int shashin_jpeg_session_append(shashin_jpeg_session *session, const void *bytes, size_t count) {
+    if (session->at_end) return -1;
+    if (count > session->capacity - session->length) {
+        size_t capacity = session->capacity ? session->capacity : 64 * 1024;
+        while (count > capacity - session->length) {
+            if (capacity > SIZE_MAX / 2) return -1;
+            capacity *= 2;
+        }
+        unsigned char *data = (unsigned char *)realloc(session->data, capacity);
+        if (!data) return -1;
+        session->data = data;
+        session->capacity = capacity;
+    }
+    memcpy(session->data + session->length, bytes, count);
+    session->length += count;
+    return 0;
+}
+
+/* Reads the markers up to the first scan from the bytes so far (ICC profile and Exif kept, as
+ * shashin_jpeg_read_header does): 1 when read, 0 when it needs more bytes, -1 on failure. */
+static inline int shashin_jpeg_session_read_header(shashin_jpeg_session *session) {
+    shashin_jpeg *jpeg = &session->jpeg;
+    struct jpeg_decompress_struct *cinfo = &jpeg->cinfo;
+    if (session->header_read) return 1;
+    if (setjmp(jpeg->error.jump)) return -1;
+    if (session->length == 0) return 0;
+    shashin_jpeg_session_show(session, session->length);
+    const int status = jpeg_read_header(cinfo, TRUE);
+    shashin_jpeg_session_sync(session);
+    if (status == JPEG_SUSPENDED) return 0;
+    if (status != JPEG_HEADER_OK) ERREXIT(cinfo, JERR_NO_IMAGE); /* tables only */
+    shashin_jpeg_keep_icc(jpeg);
+    session->header_read = 1;
+    return 1;
+}
+
+/* Starts buffered decoding to `width` x `height` as stored, at 1/`shrink` through the DCT,
+ * turned upright by `orientation`, for outputs of `size` bytes (the arguments of
+ * shashin_jpeg_decode, fixed for the session). 0, or -1 on failure. */
+static inline int shashin_jpeg_session_start(shashin_jpeg_session *session, int shrink, int width, int height,
+                                             int orientation, shashin_filter filter, size_t size) {
+    shashin_jpeg *jpeg = &session->jpeg;
+    struct jpeg_decompress_struct *cinfo = &jpeg->cinfo;
+    if (setjmp(jpeg->error.jump)) return -1;
+    if (!session->header_read || session->started || !cinfo->progressive_mode) ERREXIT(cinfo, JERR_BAD_STATE);
+    shashin_jpeg_set_output(jpeg, shrink, width, height, orientation, size);
+    cinfo->buffered_image = TRUE;
+    session->shrink = shrink;
+    session->width = width;
+    session->height = height;
+    session->orientation = orientation;
+    session->filter = filter;
+    session->output_size = size;
+    shashin_jpeg_session_show(session, session->length);
+    if (!jpeg_start_decompress(cinfo)) ERREXIT(cinfo, JERR_BAD_STATE); /* buffered: never suspends */
+    shashin_jpeg_session_sync(session);
+    session->started = 1;
+    return 0;
+}
+
+/* One step of the input: entropy-decodes what is shown, until libjpeg suspends or reaches the
+ * end of the image. The pending end of the last output pass is finished first. */
+static inline void shashin_jpeg_session_absorb(shashin_jpeg_session *session) {
+    struct jpeg_decompress_struct *cinfo = &session->jpeg.cinfo;
+    if (session->output_open && jpeg_finish_output(cinfo)) session->output_open = 0;
+    for (;;) {
+        const int status = jpeg_consume_input(cinfo);
+        if (status == JPEG_SUSPENDED || status == JPEG_REACHED_EOI) break;
+    }
+    if (session->output_open && jpeg_finish_output(cinfo)) session->output_open = 0;
+}
+
+/* Entropy-decodes the bytes up to `limit` (the two bytes of the marker that ends a complete
+ * scan, or fewer). 0, or -1 on failure. */
+static inline int shashin_jpeg_session_consume(shashin_jpeg_session *session, size_t limit) {
+    shashin_jpeg *jpeg = &session->jpeg;
+    if (setjmp(jpeg->error.jump)) return -1;
+    if (!session->started || session->at_end) ERREXIT(&jpeg->cinfo, JERR_BAD_STATE);
+    shashin_jpeg_session_show(session, limit);
+    shashin_jpeg_session_absorb(session);
+    shashin_jpeg_session_sync(session);
+    return 0;
+}
+
+/* No more bytes will come: entropy-decodes the rest up to the end of the image, the end of the
+ * data taken as the end of the input (data that ends early fails). 0, or -1 on failure. */
+static inline int shashin_jpeg_session_end_input(shashin_jpeg_session *session) {
+    shashin_jpeg *jpeg = &session->jpeg;
+    if (setjmp(jpeg->error.jump)) return -1;
+    if (!session->started) ERREXIT(&jpeg->cinfo, JERR_BAD_STATE);
+    shashin_jpeg_session_show(session, session->length);
+    session->at_end = 1;
+    shashin_jpeg_session_absorb(session);
+    if (!jpeg_input_complete(&jpeg->cinfo)) ERREXIT(&jpeg->cinfo, JERR_BAD_STATE);
+    return 0;
+}
+
+/* The picture of every scan entropy-decoded so far, into `rgba` (the session's `size` bytes), as
+ * shashin_jpeg_decode would make it from these bytes alone: 1 when written, 0 when there is no
+ * complete scan to show (rgba untouched), -1 on failure. Unless `again`, a scan already shown
+ * counts as none to show.
+ *
+ * Block smoothing (on by default, as for shashin_jpeg_decode) makes libjpeg wait, on the last
+ * row of blocks of a DC scan, for the input to get one row ahead unless the image has ended:
+ * past the end of a complete scan there is no row ahead, and the pass would suspend. The input
+ * is whole for this scan, so the pass is run as after an AC scan (libjpeg reads Ss for nothing
+ * else while no scan is being decoded, and the next scan header sets it again). */
+static inline int shashin_jpeg_session_output(shashin_jpeg_session *session, uint8_t *rgba, size_t size, int again) {
+    shashin_jpeg *jpeg = &session->jpeg;
+    struct jpeg_decompress_struct *cinfo = &jpeg->cinfo;
+    if (setjmp(jpeg->error.jump)) return -1;
+    if (!session->started || size != session->output_size) ERREXIT(cinfo, JERR_BAD_STATE);
+    const int complete = jpeg_input_complete(cinfo);
+    const int scan = cinfo->input_scan_number;
+    /* Only a complete scan, and one not shown yet. */
+    if (scan < 1 || (!complete && cinfo->input_iMCU_row < cinfo->total_iMCU_rows)) return 0;
+    if (scan <= session->shown_scan && !again) return 0;
+    if (session->output_open) {
+        if (!jpeg_finish_output(cinfo)) return 0;
+        session->output_open = 0;
+    }
+    const int scan_start = cinfo->Ss;
+    if (!complete) cinfo->Ss = 1;
+    jpeg_start_output(cinfo, scan);
+    shashin_jpeg_read_pixels(jpeg, session->width, session->height, session->orientation, session->filter, rgba);
+    cinfo->Ss = scan_start;
+    session->shown_scan = scan;
+    session->output_open = 1;
+    if (jpeg_finish_output(cinfo)) session->output_open = 0;
+    return 1;
 }
 
 /* ---- ICC profile to sRGB, after the direct decode ----

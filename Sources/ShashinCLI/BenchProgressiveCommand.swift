@@ -42,8 +42,10 @@ struct BenchProgressiveCommand: AsyncParsableCommand {
         var script = RouteScript.data(data, contentType: "image/jpeg")
         script.bytesPerSecond = bandwidth * 1000
         server.setRoute("/progressive.jpg", script)
-        // One load first: libvips' start-up, the loader's connection pool and page faults are not measured.
+        // A load each way first: libvips' start-up, the loader's connection pool and the first
+        // page faults of either path are not measured.
         _ = try await load(server.url("/progressive.jpg?warm-up"), previews: false)
+        _ = try await load(server.url("/progressive.jpg?warm-up-previews"), previews: true)
         for round in 0..<rounds {
             var on: Load?
             var off: Load?
@@ -137,6 +139,36 @@ final class CPUTimingDecoder: ProgressiveImageDecoding {
         let start = Self.threadCPU()
         defer { let spent = Self.threadCPU() - start; previewSeconds.withLock { $0 += spent } }
         return base.decodePreview(data, context: context)
+    }
+
+    /// The base decoder's session, its previews' CPU counted as previews and its final image's
+    /// as the final decode.
+    func makeProgressiveSession(for data: Data, context: ImageDecodingContext) -> (any ProgressiveDecodingSession)? {
+        base.makeProgressiveSession(for: data, context: context).map { TimedSession(base: $0, owner: self) }
+    }
+
+    final class TimedSession: ProgressiveDecodingSession {
+        let base: any ProgressiveDecodingSession
+        let owner: CPUTimingDecoder
+
+        init(base: any ProgressiveDecodingSession, owner: CPUTimingDecoder) {
+            self.base = base
+            self.owner = owner
+        }
+
+        func preview(_ data: Data, scanEnd: Int) -> PlatformImage? {
+            let start = CPUTimingDecoder.threadCPU()
+            defer { let spent = CPUTimingDecoder.threadCPU() - start; owner.previewSeconds.withLock { $0 += spent } }
+            return base.preview(data, scanEnd: scanEnd)
+        }
+
+        func finish(_ data: Data) -> PlatformImage? {
+            let start = CPUTimingDecoder.threadCPU()
+            defer { let spent = CPUTimingDecoder.threadCPU() - start; owner.finalSeconds.withLock { $0 += spent } }
+            return base.finish(data)
+        }
+
+        func close() { base.close() }
     }
 
     static func threadCPU() -> Double {

@@ -58,20 +58,66 @@ enum DirectJPEGDecoder {
             try context.checkPixelCount(width: Int(header.width), height: Int(header.height))
         }
         guard headerRead else { return try failure(of: jpeg, stage: .header) }
+        let plan: Plan
+        switch Self.plan(header, context: context, preview: preview) {
+        case .declined(let reason): return .declined(reason: reason)
+        case .planned(let planned): plan = planned
+        }
+        let reservation = try context.memoryBudget.reserve(plan.estimate.bytes)
+        defer { reservation.release() }
 
-        if let reason = unsupportedReason(header) { return .declined(reason: reason) }
-        if preview, header.progressive == 0 { return .declined(reason: "a baseline JPEG, which has no earlier scans to preview") }
+        var failed = false
+        let pixels = [UInt8](unsafeUninitializedCapacity: plan.byteCount) { buffer, initialized in
+            failed = shashin_jpeg_decode(jpeg, plan.shrink, Int32(plan.stored.width), Int32(plan.stored.height),
+                                         Int32(plan.orientation), Self.filter, buffer.baseAddress, plan.byteCount) != 0
+            if !failed, let base = buffer.baseAddress { plan.finish(base) }
+            initialized = failed ? 0 : plan.byteCount
+        }
+        if failed { return try failure(of: jpeg, stage: .pixels) }
+        return .decoded(Bitmap(width: plan.target.width, height: plan.target.height, pixels: pixels))
+    }
+
+    /// How this path decodes an image, decided from its header alone.
+    struct Plan {
+        /// The upright size delivered.
+        let target: (width: Int, height: Int)
+        /// The size as stored (sides swapped for orientations 5...8).
+        let stored: (width: Int, height: Int)
+        /// libjpeg's DCT scaling: 1, 2, 4 or 8.
+        let shrink: Int32
+        let orientation: Int
+        let colourTransform: SRGBTransform?
+        let estimate: DecodeMemoryEstimate
+        var pixelCount: Int { target.width * target.height }
+        var byteCount: Int { pixelCount * 4 }
+
+        /// What follows libjpeg's pixels: the transform to sRGB, when the profile asks for one.
+        func finish(_ pixels: UnsafeMutablePointer<UInt8>) {
+            colourTransform?.apply(to: pixels, count: pixelCount)
+        }
+    }
+
+    enum Planning {
+        case planned(Plan)
+        case declined(String)
+    }
+
+    /// The plan for an image with this (read) header, or why this path declines it; a `preview`
+    /// declines a baseline JPEG, which has no earlier scans to show.
+    static func plan(_ header: shashin_jpeg_header, context: ImageDecodingContext, preview: Bool) -> Planning {
+        if let reason = unsupportedReason(header) { return .declined(reason) }
+        if preview, header.progressive == 0 { return .declined("a baseline JPEG, which has no earlier scans to preview") }
         var colourTransform: SRGBTransform?
         switch profile(header) {
         case .none: break
         case .transform(let transform): colourTransform = transform
-        case .unsupported(let reason): return .declined(reason: reason)
+        case .unsupported(let reason): return .declined(reason)
         }
         var orientation = 1
-        if header.exif_count > 1 { return .declined(reason: "several Exif segments") }
+        if header.exif_count > 1 { return .declined("several Exif segments") }
         if header.exif_count == 1 {
             guard let exif = ExifOrientation.read(UnsafeRawBufferPointer(start: header.exif, count: Int(header.exif_length))) else {
-                return .declined(reason: "an Exif orientation this path cannot read exactly")
+                return .declined("an Exif orientation this path cannot read exactly")
             }
             orientation = exif
         }
@@ -81,7 +127,7 @@ enum DirectJPEGDecoder {
         let upright = swapsSides ? (width: height, height: width) : (width: width, height: height)
         let target = context.thumbnail?.targetSize(width: upright.width, height: upright.height) ?? upright
         if target.width > upright.width || target.height > upright.height {
-            return .declined(reason: "upscaling, which libvips does with its own interpolator")
+            return .declined("upscaling, which libvips does with its own interpolator")
         }
         var shrink: Int32 = 1
         if target != upright {
@@ -90,23 +136,10 @@ enum DirectJPEGDecoder {
         }
         let stored = swapsSides ? (width: target.height, height: target.width) : target
         let (pixelCount, overflow) = target.width.multipliedReportingOverflow(by: target.height)
-        guard !overflow, pixelCount <= Int32.max / 4 else { return .declined(reason: "a target size too large for this path") }
-        let byteCount = pixelCount * 4
-        let estimate = DecodeMemoryEstimate.directJPEG(header, target: target, shrink: Int(shrink))
-        let reservation = try context.memoryBudget.reserve(estimate.bytes)
-        defer { reservation.release() }
-
-        var failed = false
-        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-            failed = shashin_jpeg_decode(jpeg, shrink, Int32(stored.width), Int32(stored.height), Int32(orientation),
-                                         Self.filter, buffer.baseAddress, byteCount) != 0
-            if !failed, let colourTransform, let base = buffer.baseAddress {
-                colourTransform.apply(to: base, count: pixelCount)
-            }
-            initialized = failed ? 0 : byteCount
-        }
-        if failed { return try failure(of: jpeg, stage: .pixels) }
-        return .decoded(Bitmap(width: target.width, height: target.height, pixels: pixels))
+        guard !overflow, pixelCount <= Int32.max / 4 else { return .declined("a target size too large for this path") }
+        return .planned(Plan(target: target, stored: stored, shrink: shrink, orientation: orientation,
+                             colourTransform: colourTransform,
+                             estimate: DecodeMemoryEstimate.directJPEG(header, target: target, shrink: Int(shrink))))
     }
 
     /// Why libvips, not this path, should decode an image with this header; `nil` when it can.
@@ -149,7 +182,7 @@ enum DirectJPEGDecoder {
     /// The outcome of a libjpeg failure: data that ends early fails the decode (libvips would
     /// refuse it the same way), its message naming `stage` and libjpeg's words; anything else
     /// goes to libvips.
-    private static func failure(of jpeg: UnsafeMutablePointer<shashin_jpeg>, stage: DecodingFailure.Stage) throws(ImagePipelineError) -> Outcome {
+    static func failure(of jpeg: UnsafeMutablePointer<shashin_jpeg>, stage: DecodingFailure.Stage) throws(ImagePipelineError) -> Outcome {
         let message = String(cString: shashin_jpeg_get_message(jpeg))
         if shashin_jpeg_get_failure(jpeg) == SHASHIN_JPEG_INCOMPLETE {
             let words = message.isEmpty ? "libjpeg-turbo stopped at the end of the data without a message: the data is truncated"

@@ -13,5 +13,13 @@ extension VipsImageDecoder: ProgressiveImageDecoding {
         guard case .decoded(let bitmap)? = outcome else { return nil }
         return bitmap
     }
+
+    /// A buffered-image session (`JPEGPreviewSession`) for a JPEG this decoder decodes by the
+    /// direct path: each byte is entropy-decoded once across all previews, and the final image
+    /// comes from the same session. `nil` for other formats.
+    public func makeProgressiveSession(for data: Data, context: ImageDecodingContext) -> (any ProgressiveDecodingSession)? {
+        guard decodesJPEGDirectly, ImageFormat(sniffing: data) == .jpeg else { return nil }
+        return JPEGPreviewSession(context: context)
+    }
 }
 #endif

@@ -40,6 +40,54 @@ final class CountingDecoder: ProgressiveImageDecoding {
     }
 }
 
+/// libvips' decoder, whose sessions it records: what each was asked, and whether it was closed.
+final class SessionRecordingDecoder: ProgressiveImageDecoding {
+    private let base = VipsImageDecoder()
+    let finals = Locked(0)
+    let sessions = Locked<[RecordedSession]>([])
+
+    func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage {
+        finals.withLock { $0 += 1 }
+        return try base.decode(data, context: context)
+    }
+
+    func decodePreview(_ data: Data, context: ImageDecodingContext) -> PlatformImage? {
+        base.decodePreview(data, context: context)
+    }
+
+    func makeProgressiveSession(for data: Data, context: ImageDecodingContext) -> (any ProgressiveDecodingSession)? {
+        guard let session = base.makeProgressiveSession(for: data, context: context) else { return nil }
+        let recorded = RecordedSession(session)
+        sessions.withLock { $0.append(recorded) }
+        return recorded
+    }
+
+    final class RecordedSession: ProgressiveDecodingSession {
+        let base: any ProgressiveDecodingSession
+        let previews = Locked(0)
+        let finishedWithImage = Locked(false)
+        let closed = Locked(false)
+        init(_ base: any ProgressiveDecodingSession) { self.base = base }
+
+        func preview(_ data: Data, scanEnd: Int) -> PlatformImage? {
+            let image = base.preview(data, scanEnd: scanEnd)
+            if image != nil { previews.withLock { $0 += 1 } }
+            return image
+        }
+
+        func finish(_ data: Data) -> PlatformImage? {
+            let image = base.finish(data)
+            finishedWithImage.withLock { $0 = image != nil }
+            return image
+        }
+
+        func close() {
+            closed.withLock { $0 = true }
+            base.close()
+        }
+    }
+}
+
 @Suite("Over HTTP: progressive JPEG previews")
 struct LiveProgressiveTests {
     /// A live fixture with previews on, no interval between them and no budget (unless given).
@@ -154,15 +202,24 @@ struct LiveProgressiveTests {
     }
 
     @Test(arguments: LoaderFactory.all) func previewsStopWhenTheBytesTheyDecodeWouldPassTheBudget(loader: LoaderFactory) async throws {
-        let fixture = try await Self.start(loader, budget: 1.5)
+        // Decoding each preview from the start of the file: the prefixes that fit in 1.5 × the size.
+        let fromScratch = try await Self.start(loader, budget: 1.5) { $0.decoder = CountingDecoder() }
         let data = try ProgressiveFiles.jpeg()
-        let (url, gate) = Self.serveGated(fixture, "/budget.jpg", data)
-        // Each preview decodes the file up to its scan: the prefixes that fit in 1.5 × the size.
         var decoded = 0
         let expected = ProgressiveFiles.scanEnds(data).dropLast().prefix { end in
             decoded += end
             return Double(decoded) <= 1.5 * Double(data.count)
         }.count
+        try await Self.countPreviews(fromScratch, data, expected: expected)
+        // libvips' session decodes each byte once: the scans that end within 0.5 × the size.
+        let session = try await Self.start(loader, budget: 0.5)
+        let within = ProgressiveFiles.scanEnds(data).dropLast().prefix { Double($0) <= 0.5 * Double(data.count) }.count
+        try await Self.countPreviews(session, data, expected: within)
+    }
+
+    /// Loads `data` scan by scan and expects `expected` previews, fewer than the scans.
+    static func countPreviews(_ fixture: LiveFixture, _ data: Data, expected: Int) async throws {
+        let (url, gate) = Self.serveGated(fixture, "/budget.jpg", data)
         #expect(expected >= 1 && expected < gate.stops.count)
         let task = fixture.task(ImageRequest(url: url, thumbnail: .init(maxPixelSize: 600)))
         let collector = PreviewCollector(task)
@@ -170,6 +227,52 @@ struct LiveProgressiveTests {
         _ = try await task.response
         await collector.drained()
         #expect(collector.count == expected)
+        try await fixture.finish()
+    }
+
+    /// libvips' session makes the previews and then the final image (the decoder's own decode
+    /// is not asked), the same pixels the decoder makes of the whole file, and is closed.
+    @Test func theFinalImageComesFromThePreviewsSession() async throws {
+        let decoder = SessionRecordingDecoder()
+        let fixture = try await Self.start(.asyncHTTPClient) { $0.decoder = decoder }
+        let data = try ProgressiveFiles.jpeg()
+        let (url, gate) = Self.serveGated(fixture, "/session.jpg", data)
+        let task = fixture.task(ImageRequest(url: url, thumbnail: .init(maxPixelSize: 600)))
+        let collector = PreviewCollector(task)
+        try await Self.releaseScanByScan(gate, collector)
+        let final = try await task.response
+        await collector.drained()
+        let sessions = decoder.sessions.current
+        #expect(sessions.count == 1 && decoder.finals.current == 0)
+        #expect(sessions.first?.previews.current == gate.stops.count && sessions.first?.finishedWithImage.current == true)
+        #expect(sessions.first?.closed.current == true)
+        let direct = try VipsImageDecoder().decode(data, context: ImageDecodingContext(format: .jpeg, thumbnail: .init(maxPixelSize: 600)))
+        #expect(final.image.testBitmap == direct.testBitmap)
+        try await fixture.finish()
+    }
+
+    /// Cancelled after the first preview: the session is closed and gives its memory back.
+    @Test(arguments: LoaderFactory.all) func cancellingClosesTheSession(loader: LoaderFactory) async throws {
+        let decoder = SessionRecordingDecoder()
+        let budget = DecodeMemoryBudget(bytes: 256 << 20)
+        let fixture = try await Self.start(loader) { configuration in
+            configuration.decoder = decoder
+            configuration.decodeMemoryBudget = budget
+        }
+        let (url, gate) = Self.serveGated(fixture, "/cancelled-session.jpg", try ProgressiveFiles.jpeg())
+        let task = fixture.task(ImageRequest(url: url, thumbnail: .init(maxPixelSize: 600)))
+        let collector = PreviewCollector(task)
+        try await waitFor { gate.reachedStops > 0 }
+        try await waitFor { collector.count == 1 }
+        #expect(budget.reservedBytes > 0, "the session holds the coefficients' memory while the download goes on")
+        task.cancel()
+        try await waitFor { fixture.pipeline.activeTaskCount == 0 && fixture.pipeline.graph.jobCount == 0 }
+        try await waitFor { budget.reservedBytes == 0 }
+        gate.releaseAll()
+        try await waitFor { fixture.server.inFlight == 0 }
+        await collector.drained()
+        #expect(decoder.sessions.current.count == 1 && decoder.sessions.current.allSatisfy { $0.closed.current })
+        #expect(decoder.finals.current == 0)
         try await fixture.finish()
     }
 

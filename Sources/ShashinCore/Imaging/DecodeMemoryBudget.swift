@@ -64,6 +64,18 @@ public final class DecodeMemoryBudget: @unchecked Sendable { // `reserved`, `nex
         return Reservation(budget: self, bytes: estimate)
     }
 
+    /// Reserves `estimate` bytes when they fit now and no reservation is waiting; `nil`
+    /// otherwise, at once. For work that may be skipped (a progressive preview's session, which
+    /// holds its reservation for a whole download) and must not make decodes wait behind it.
+    package func reserveIfAvailable(_ estimate: Int) -> Reservation? {
+        let estimate = max(0, estimate)
+        condition.lock()
+        defer { condition.unlock() }
+        guard nextTicket == serving, reserved + estimate <= bytes else { return nil }
+        reserved += estimate
+        return Reservation(budget: self, bytes: estimate)
+    }
+
     fileprivate func release(_ amount: Int) {
         condition.lock()
         reserved -= amount

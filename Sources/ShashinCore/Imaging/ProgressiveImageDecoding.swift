@@ -11,6 +11,18 @@ public protocol ProgressiveImageDecoding: ImageDecoding {
     /// at `context.thumbnail`'s size like the final image, orientation applied; `nil` when
     /// there is none to make.
     func decodePreview(_ data: Data, context: ImageDecodingContext) -> PlatformImage?
+
+    /// A session that decodes the previews of one download incrementally, for an image whose
+    /// first bytes are `data`, at `context.thumbnail`'s size; `nil` (the default) makes each
+    /// preview with `decodePreview(_:context:)`, from the start of the data.
+    func makeProgressiveSession(for data: Data, context: ImageDecodingContext) -> (any ProgressiveDecodingSession)?
+}
+
+extension ProgressiveImageDecoding {
+    /// No session: each preview is decoded from the start of the data.
+    public func makeProgressiveSession(for data: Data, context: ImageDecodingContext) -> (any ProgressiveDecodingSession)? {
+        nil
+    }
 }
 
 extension ImageDecoderRegistry: ProgressiveImageDecoding {
@@ -19,5 +31,12 @@ extension ImageDecoderRegistry: ProgressiveImageDecoding {
     public func decodePreview(_ data: Data, context: ImageDecodingContext) -> PlatformImage? {
         guard let decoder = decoder(for: data) as? any ProgressiveImageDecoding else { return nil }
         return decoder.decodePreview(data, context: context)
+    }
+
+    /// A session from the decoder this registry would use for `data`, when that decoder makes
+    /// them; `nil` otherwise.
+    public func makeProgressiveSession(for data: Data, context: ImageDecodingContext) -> (any ProgressiveDecodingSession)? {
+        guard let decoder = decoder(for: data) as? any ProgressiveImageDecoding else { return nil }
+        return decoder.makeProgressiveSession(for: data, context: context)
     }
 }

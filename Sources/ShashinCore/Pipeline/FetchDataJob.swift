@@ -13,6 +13,9 @@ struct FetchedData: @unchecked Sendable { // immutable; URLResponse is never mut
     var storageErrors: [any Error] = []
     /// Where the download resumed, when it continued kept bytes of an earlier one.
     var resumedFromByte: Int? = nil
+    /// For a preview: where the last complete scan's data ends in `data` (which holds the two
+    /// bytes of the marker after it too).
+    var scanEnd: Int? = nil
 }
 
 /// Gets a URL's bytes once for everyone who asks: from the disk cache when HTTP's rules (and the
@@ -116,9 +119,9 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
         guard !isDisposed else { return }
         // Previews come from the body as it arrives, collected only when a subscriber asks for
         // them as the download is queued (one that joins later shares what this download gives).
-        let feed = wantsPreviews ? PreviewFeed { [weak self] prefix in
+        let feed = wantsPreviews ? PreviewFeed { [weak self] prefix, scanEnd in
             guard let self else { return }
-            let preview = FetchedData(data: prefix, urlResponse: nil, source: .network, timings: ImageTimings())
+            let preview = FetchedData(data: prefix, urlResponse: nil, source: .network, timings: ImageTimings(), scanEnd: scanEnd)
             graph.queue.async { self.send(preview: preview) }
         } : nil
         workItem = graph.networkQueue.enqueue(priority: priority) { [self] item in

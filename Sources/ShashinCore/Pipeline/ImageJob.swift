@@ -36,6 +36,11 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
     /// Bytes decoded by previews so far, and the body's announced size (0: unknown), for the
     /// configuration's budget.
     private var previewBytes = 0
+    /// The decoder's session for this download's previews (stage 0), once the first preview
+    /// asked for one: it holds the decoder's state between previews, and may make the final
+    /// image. Closed when the final decode ends or the job is cancelled.
+    private var previewSession: (any ProgressiveDecodingSession)?
+    private var askedForPreviewSession = false
     private var expectedBytes: Int64 = 0
     /// Set (on the graph's queue) when the final decode or processing begins; read by preview
     /// work on other threads, which then stops.
@@ -76,7 +81,9 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
                     self?.send(progress: progress)
                 case .preview(let partial): self?.decodePreview(partial)
                 case .value(let fetched): self?.decode(fetched)
-                case .failure(let error): self?.finish(.failure(error))
+                case .failure(let error):
+                    self?.closePreviewSession()
+                    self?.finish(.failure(error))
                 }
             }
         } else {
@@ -97,6 +104,7 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
         workItem?.cancel()
         workItem = nil
         stopPreviews()
+        closePreviewSession()
     }
 
     override func didChangePriority(_ priority: Priority) {
@@ -151,8 +159,16 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
                                            memoryBudget: graph.configuration.decodeMemoryBudget,
                                            maxAnimationByteCount: graph.configuration.maxAnimationByteCount)
         let contentEncoding = context.format == nil ? Self.contentEncoding(of: fetched.urlResponse) : nil
+        // The previews' session makes the final image when it can (its work is then not done
+        // twice); when it cannot, the decoder decodes the data as usual and decides any error.
+        let session = previewSession
+        previewSession = nil
         run(on: graph.decodeQueue, after: fetched.timings, source: fetched.source, urlResponse: fetched.urlResponse,
             originalFormat: context.format, storageErrors: fetched.storageErrors, resumedFromByte: fetched.resumedFromByte) {
+            if let session {
+                defer { session.close() }
+                if let image = session.finish(fetched.data) { return image }
+            }
             do {
                 return try decoder.decode(fetched.data, context: context)
             } catch ImagePipelineError.decodingFailed(nil, let reason) where contentEncoding != nil {
@@ -197,21 +213,42 @@ final class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `Jo
     // MARK: Previews
 
     /// Decodes a preview from the complete scans received so far, unless the interval since the
-    /// last one has not passed or it would take the previews past their budget of bytes.
+    /// last one has not passed or it would take the previews past their budget of bytes: with a
+    /// session, which decodes each byte once, the bytes up to the furthest scan previewed; without
+    /// one, every preview's bytes from the start.
     private func decodePreview(_ partial: FetchedData) {
         let now = monotonicNow()
         guard now - lastPreviewAt >= graph.configuration.progressiveDecodingInterval else { return }
-        let budget = graph.configuration.progressiveDecodingBudget * Double(expectedBytes)
-        guard expectedBytes <= 0 || Double(previewBytes + partial.data.count) <= budget else { return }
         let decoder = graph.configuration.decoders
         let context = ImageDecodingContext(format: ImageFormat(sniffing: partial.data), thumbnail: request.thumbnail,
                                            maxPixelCount: graph.configuration.maxPixelCount,
                                            memoryBudget: graph.configuration.decodeMemoryBudget)
-        let data = partial.data
-        if runPreview(on: graph.decodeQueue, work: { decoder.decodePreview(data, context: context) }) {
-            lastPreviewAt = now
-            previewBytes += data.count
+        if !askedForPreviewSession {
+            askedForPreviewSession = true
+            previewSession = decoder.makeProgressiveSession(for: partial.data, context: context)
         }
+        let data = partial.data
+        let scanEnd = min(partial.scanEnd ?? data.count, data.count)
+        let decoded = previewSession == nil ? previewBytes + scanEnd : max(previewBytes, scanEnd)
+        let budget = graph.configuration.progressiveDecodingBudget * Double(expectedBytes)
+        guard expectedBytes <= 0 || Double(decoded) <= budget else { return }
+        let work: @Sendable () -> PlatformImage?
+        if let session = previewSession {
+            work = { session.preview(data, scanEnd: scanEnd) }
+        } else {
+            work = { decoder.decodePreview(data.prefix(scanEnd), context: context) }
+        }
+        if runPreview(on: graph.decodeQueue, work: work) {
+            lastPreviewAt = now
+            previewBytes = decoded
+        }
+    }
+
+    /// Frees the previews' session now rather than when the job goes: the request was cancelled,
+    /// or failed before the final decode.
+    private func closePreviewSession() {
+        previewSession?.close()
+        previewSession = nil
     }
 
     /// Runs this stage's processor on the previous stage's preview; a processor that fails on a

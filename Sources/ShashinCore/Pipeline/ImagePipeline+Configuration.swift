@@ -93,11 +93,15 @@ extension ImagePipeline {
         /// The shortest time between two previews of one image, in seconds; scans completed
         /// sooner give none. Default 0.5.
         public var progressiveDecodingInterval: TimeInterval = 0.5
-        /// The bytes all previews of one image may decode together, as a fraction of the image's
-        /// announced size (`Content-Length`): each preview decodes the file from its start, so
-        /// this bounds their CPU against the final decode's. A scan past the budget gives no
-        /// preview. Default 0.5; `.infinity` for no limit (the interval still applies), and no
-        /// limit when the size is not announced.
+        /// The bytes the previews of one image may decode, as a fraction of the image's announced
+        /// size (`Content-Length`), which bounds their CPU against the final decode's. A decoder
+        /// with a session (`ProgressiveDecodingSession`: libvips' decoder, through libjpeg-turbo's
+        /// buffered-image mode) decodes each byte once, so this is how far into the file the
+        /// previews go: 0.5, the scans that end in the first half (and the session's work is not
+        /// lost: the final image comes from it). A decoder without one (ImageIO) decodes each
+        /// preview from the start of the file, and every preview's bytes count. A scan past the
+        /// budget gives no preview. Default 0.5; `.infinity` for no limit (the interval still
+        /// applies), and no limit when the size is not announced.
         public var progressiveDecodingBudget: Double = 0.5
         /// A fixed credential per host (lowercased), answering any challenge from that host ahead
         /// of `credentialProvider`. Default none.
