@@ -34,7 +34,7 @@ import Testing
         return bitmap
     }
 
-    static func bitmap(_ image: PlatformImage?) -> Bitmap? { image as? Bitmap }
+    static func bitmap(_ image: PlatformImage?) -> Bitmap? { image }
 
     /// Thumbnails the DCT alone makes (1/8 of 640 is 80), ones resampled after it, full size, and
     /// with each orientation that swaps the sides.
