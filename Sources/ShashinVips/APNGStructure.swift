@@ -159,6 +159,12 @@ struct APNGStructure {
                 seenIDAT = true
                 if defaultImageIsFirstFrame, frameCount == 0 { current?.data.append(dataStart..<dataStart + length) }
             case Chunk.fdAT:
+                // The default image's frame is its IDATs alone: it ends at the next fcTL.
+                if defaultImageIsFirstFrame, frameCount == 0, seenIDAT {
+                    if let problem = finish(current) { defect = problem; return }
+                    defect = "an fdAT chunk follows the default image's IDAT without an fcTL"
+                    return
+                }
                 guard length >= 4, Self.uint32(data, 0) == nextSequence else {
                     defect = length >= 4 ? "frame \(frameCount)'s fdAT sequence number is \(Self.uint32(data, 0)), not \(nextSequence)"
                         : "frame \(frameCount)'s fdAT chunk is shorter than its sequence number"

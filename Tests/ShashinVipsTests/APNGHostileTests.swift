@@ -27,6 +27,23 @@ import Testing
         return chunks
     }
 
+    @Test func anFdATAfterTheDefaultImagesIDATIsRefused() throws {
+        // Frame 1's fcTL taken out and the sequence numbers after it closed up: frame 1's fdATs
+        // follow frame 0's IDATs, numbered as if they were frame 0's.
+        var writer = AnimatedPNGWriter(width: 16, height: 12, plays: 0)
+        writer.frames = Self.quadrants.map { Frame(image: $0) }
+        var chunks = writer.chunks()
+        let removed = chunks.indices.filter { chunks[$0].type == "fcTL" }[1]
+        chunks.remove(at: removed)
+        for index in removed..<chunks.count where chunks[index].type == "fcTL" || chunks[index].type == "fdAT" {
+            let sequence = chunks[index].data.prefix(4).reduce(0) { $0 << 8 | UInt32($1) } - 1
+            for i in 0..<4 { chunks[index].data[i] = UInt8(truncatingIfNeeded: sequence >> (24 - 8 * UInt32(i))) }
+        }
+        let animation = try #require(try Self.decode(AnimatedPNGWriter.file(chunks)).animation)
+        #expect(animation.frames.map(\.bitmap.pixels) == [Self.quadrants[0].pixels])
+        #expect(animation.shortfall == .damaged(decodedFrames: 1))
+    }
+
     @Test func aStillPNGCutInsideAnFdATChunkIsRefusedAsTruncated() throws {
         // No acTL: the chunk is not a frame's, and a still PNG's chunks must be whole.
         var writer = AnimatedPNGWriter(width: 16, height: 12, plays: 0)
