@@ -229,7 +229,7 @@ struct APNGStructure {
     }
 
     static func uint32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
-        (0..<4).reduce(0) { $0 << 8 | UInt32(bytes[offset + $1]) }
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
     }
 
     /// zlib's CRC-32 of `count` bytes at `start`, fed in pieces zlib's `uInt` can hold.

@@ -17,9 +17,8 @@ extension VipsImageDecoder {
         try context.checkPixelCount(width: canvas.width, height: canvas.height)
         let target = context.thumbnail?.targetSize(width: canvas.width, height: canvas.height) ?? canvas
         try checkTargetSize(target, in: context)
-        // More frames than either budget allows are counted, not laid out: the budgets refuse them.
-        let framesWithinBudget = min(context.maxPixelCount / max(1, canvas.width * canvas.height),
-                                     max(0, context.maxAnimationByteCount) / max(1, target.width * target.height * 4))
+        // More frames than the budgets allow are counted, not laid out: the budgets refuse them.
+        let framesWithinBudget = context.animationFrameLimit(width: canvas.width, height: canvas.height, target: target)
         let structure = APNGStructure.read(bytes, frameLimit: framesWithinBudget + 1)
         let frameCount = structure.frameCount
         guard frameCount > 1 || (structure.defect != nil && structure.declaredFrames > 1) else { return .still }

@@ -27,6 +27,57 @@ import Testing
         return chunks
     }
 
+    /// `tinyFrames(count)` as a file, written straight to bytes with zlib's CRC (the writer's
+    /// chunk list would hold a few hundred thousand arrays).
+    static func tinyFramesFile(_ count: Int) -> Data {
+        let template = tinyFrames(2)
+        let stream = template.first { $0.type == "IDAT" }!.data
+        let control = template.first { $0.type == "fcTL" }!.data.dropFirst(4)
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        bytes.reserveCapacity(count * (38 + 16 + stream.count) + 100)
+        func bigEndian(_ value: Int) -> [UInt8] {
+            [UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+        }
+        func append(_ type: String, _ data: [UInt8]) {
+            bytes += bigEndian(data.count)
+            let start = bytes.count
+            bytes += Array(type.utf8) + data
+            let crc = bytes[start...].withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
+            bytes += bigEndian(Int(crc))
+        }
+        append("IHDR", template[0].data)
+        append("acTL", bigEndian(count) + bigEndian(0))
+        var sequence = 0
+        for frame in 0..<count {
+            append("fcTL", bigEndian(sequence) + control)
+            sequence += 1
+            if frame == 0 {
+                append("IDAT", stream)
+            } else {
+                append("fdAT", bigEndian(sequence) + stream)
+                sequence += 1
+            }
+        }
+        append("IEND", [])
+        return Data(bytes)
+    }
+
+    @Test func theFastFileIsTheWritersFile() {
+        #expect(Self.tinyFramesFile(3) == AnimatedPNGWriter.file(Self.tinyFrames(3)))
+    }
+
+    @Test func twoHundredThousandTinyFramesAreCountedNotDecoded() throws {
+        // 200,000 frames charged `minimumFramePixelCharge` each: 819 MP, over the 100 MP
+        // default, so no frame is decoded and at most 24,415 layouts are kept.
+        let data = Self.tinyFramesFile(200_000)
+        let decoded = try Self.decode(data)
+        let animation = try #require(decoded.animation)
+        #expect(animation.frameCount == 200_000 && animation.frames.isEmpty)
+        #expect(animation.shortfall == .overPixelBudget(frameCount: 200_000, pixelsPerFrame: ImageDecodingContext.minimumFramePixelCharge,
+                                                        limit: ImageDecodingContext.defaultMaxPixelCount))
+        #expect(decoded.pixel(x: 0, y: 0) == (255, 0, 0, 255))
+    }
+
     @Test func anFdATAfterTheDefaultImagesIDATIsRefused() throws {
         // Frame 1's fcTL taken out and the sequence numbers after it closed up: frame 1's fdATs
         // follow frame 0's IDATs, numbered as if they were frame 0's.
