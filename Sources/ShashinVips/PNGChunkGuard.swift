@@ -56,7 +56,7 @@ enum PNGChunkGuard {
     }
 
     /// The zlib stream inside a compressed ancillary chunk, or `nil` when `type` has none.
-    private static func compressedStream(of type: String, in data: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    static func compressedStream(of type: String, in data: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         func afterNul(from start: Int) -> Int? {
             guard start <= data.count, let nul = data[start...].firstIndex(of: 0) else { return nil }
             return nul + 1

@@ -18,6 +18,8 @@ extension VipsImageDecoder {
         let target = context.thumbnail?.targetSize(width: canvas.width, height: canvas.height) ?? canvas
         try checkTargetSize(target, in: context)
         // More frames than the budgets allow are counted, not laid out: the budgets refuse them.
+        // The limit leaves out the shared chunks' work, not known before the walk: it can only
+        // lower the limit, and `animationShortfall` counts it.
         let framesWithinBudget = context.animationFrameLimit(width: canvas.width, height: canvas.height, target: target)
         let structure = APNGStructure.read(bytes, frameLimit: framesWithinBudget + 1)
         let frameCount = structure.frameCount
@@ -25,7 +27,8 @@ extension VipsImageDecoder {
         guard frameCount > 0 else {
             throw DecodingFailure(stage: .header, libvipsLines: ["the animation is damaged before its first frame: \(structure.defect ?? "")"])
         }
-        if let shortfall = context.animationShortfall(frameCount: frameCount, width: canvas.width, height: canvas.height, target: target) {
+        if let shortfall = context.animationShortfall(frameCount: frameCount, width: canvas.width, height: canvas.height, target: target,
+                                                      repeatedWorkPerFrame: structure.repeatedBytesPerFrame) {
             return .firstFrameOnly(ImageAnimation(format: .png, frameCount: frameCount, data: data,
                                                   loopCount: structure.plays, shortfall: shortfall))
         }

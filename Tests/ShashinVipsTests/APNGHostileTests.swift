@@ -27,6 +27,58 @@ import Testing
         return chunks
     }
 
+    /// An `iCCP` chunk named "p" whose zlib stream is `stream`.
+    static func iCCP(_ stream: [UInt8]) -> Chunk { Chunk(type: "iCCP", data: Array("p".utf8) + [0, 0] + stream) }
+
+    /// A zlib stream of `count` empty stored blocks: `5 * count + 6` bytes that inflate to nothing.
+    static func emptyStoredBlocks(_ count: Int) -> [UInt8] {
+        [0x78, 0x01] + (0..<count).flatMap { [$0 == count - 1 ? 1 : 0, 0, 0, 0xFF, 0xFF] } + [0, 0, 0, 1]
+    }
+
+    /// A zlib stream of `count` zero bytes, compressed by zlib.
+    static func zeros(_ count: Int) -> [UInt8] {
+        let input = [UInt8](repeating: 0, count: count)
+        var output = [UInt8](repeating: 0, count: Int(compressBound(uLong(count))))
+        var length = uLongf(output.count)
+        let status = compress2(&output, &length, input, uLong(count), 9)
+        precondition(status == Z_OK)
+        return Array(output.prefix(Int(length)))
+    }
+
+    @Test func aSecondCopyOfAChunkEveryFrameRepeatsIsRefused() throws {
+        let gamma = Chunk(type: "gAMA", data: [0, 0, 0xB1, 0x8F])
+        let once = AnimatedPNGWriter.file(Self.tinyFrames(3, extra: [gamma]))
+        #expect(try Self.decode(once).animation?.frames.count == 3)
+        let twice = AnimatedPNGWriter.file(Self.tinyFrames(3, extra: [gamma, gamma]))
+        #expect(throws: ImagePipelineError.self) { try Self.decode(twice) }
+    }
+
+    @Test func sharedChunksOverOneMegabyteAreRefused() throws {
+        // 1.2 MB of iCCP that inflates to nothing (PNGChunkGuard counts inflated bytes).
+        let profile = Self.iCCP(Self.emptyStoredBlocks(240_000))
+        let data = AnimatedPNGWriter.file(Self.tinyFrames(3, extra: [profile]))
+        do {
+            let decoded = try Self.decode(data)
+            Issue.record("decoded: \(decoded.animation?.frames.count ?? 0) frames")
+        } catch {
+            guard case .decodingFailed(_, let reason) = error else { throw error }
+            #expect(reason.contains("1 MB"), "\(reason)")
+        }
+    }
+
+    @Test func aProfileEveryFrameInflatesIsChargedToThePixelBudget() throws {
+        // A 4 KB iCCP inflating to 3 MB, parsed once per frame: 40 frames charge 120 MB, over 100 MP.
+        let profile = Self.iCCP(Self.zeros(3 << 20))
+        let data = AnimatedPNGWriter.file(Self.tinyFrames(40, extra: [profile]))
+        let animation = try #require(try Self.decode(data).animation)
+        guard case .overPixelBudget(let frames, let perFrame, let limit) = animation.shortfall else {
+            Issue.record("shortfall \(String(describing: animation.shortfall)), \(animation.frames.count) frames")
+            return
+        }
+        #expect(frames == 40 && perFrame > 3 << 20 && limit == ImageDecodingContext.defaultMaxPixelCount)
+        #expect(animation.frames.isEmpty)
+    }
+
     /// `tinyFrames(count)` as a file, written straight to bytes with zlib's CRC (the writer's
     /// chunk list would hold a few hundred thousand arrays).
     static func tinyFramesFile(_ count: Int) -> Data {
