@@ -114,6 +114,13 @@ import Testing
         #expect(decoded.animation == nil && decoded.pixels == Self.quadrants[1].pixels)
     }
 
+    @Test func aOneFrameAnimationBesideAHiddenDefaultImageShowsItsFrame() throws {
+        // The IDAT image is not part of the animation, whose one frame is what a player shows.
+        let data = Self.apng([Frame(image: Self.quadrants[1])]) { $0.defaultImage = Self.quadrants[2] }
+        let decoded = try VipsImageDecoder().decodeBitmap(data, context: .init(format: .png))
+        #expect(decoded.animation == nil && decoded.pixels == Self.quadrants[1].pixels)
+    }
+
     @Test func allFramesOverThePixelLimitGiveTheDefaultImageFlagged() throws {
         let data = Self.apng(Self.quadrants.map { Frame(image: $0) }, plays: 2)
         // Frames of 192 pixels are charged `minimumFramePixelCharge` each.
