@@ -53,7 +53,17 @@ struct APNGStructure {
     var pixelFormat: [UInt8] = []
     /// Whole chunks (length to CRC) before the first `IDAT` that every frame's pixels depend
     /// on: `PLTE`, `tRNS`, `gAMA`, `cHRM`, `sRGB`, `iCCP`, `sBIT`.
+    /// At most one of each type, `sharedByteLimit` bytes in all (see `repeatedBytesPerFrame`).
     var sharedChunks: [Range<Int>] = []
+    /// Bytes every frame's decode copies and parses again: the shared chunks whole, plus the
+    /// `iCCP` profile inflated (libpng inflates it once per frame). A profile whose stream is
+    /// broken counts as `PNGChunkGuard.perChunkLimit`, the most libpng could inflate from it.
+    var repeatedBytesPerFrame = 0
+    /// 1 MB of shared chunks at most, copied into every frame's PNG: `PLTE`, `tRNS` and the
+    /// small colour chunks take under 1.2 KB together, and the largest real ICC profiles
+    /// (printer profiles with big tables) are under 1 MB even uncompressed. More is refused as
+    /// a defect before the first frame.
+    static let sharedByteLimit = 1 << 20
     /// Frames the `acTL` declares.
     var declaredFrames = 0
     /// How many times the animation plays; 0 forever.
@@ -94,6 +104,7 @@ struct APNGStructure {
         var nextSequence: UInt32 = 0
         var current: Frame?
         var seenIDAT = false, seenIHDR = false, idatEnded = false
+        var sharedTypes: Set<UInt32> = []
         // Keeps `current` once its data is known to be whole (another fcTL or IEND follows).
         func finish(_ frame: Frame?) -> String? {
             guard let frame else { return nil }
@@ -159,6 +170,12 @@ struct APNGStructure {
                 seenIDAT = true
                 if defaultImageIsFirstFrame, frameCount == 0 { current?.data.append(dataStart..<dataStart + length) }
             case Chunk.fdAT:
+                // The default image's frame is its IDATs alone: it ends at the next fcTL.
+                if defaultImageIsFirstFrame, frameCount == 0, seenIDAT {
+                    if let problem = finish(current) { defect = problem; return }
+                    defect = "an fdAT chunk follows the default image's IDAT without an fcTL"
+                    return
+                }
                 guard length >= 4, Self.uint32(data, 0) == nextSequence else {
                     defect = length >= 4 ? "frame \(frameCount)'s fdAT sequence number is \(Self.uint32(data, 0)), not \(nextSequence)"
                         : "frame \(frameCount)'s fdAT chunk is shorter than its sequence number"
@@ -175,7 +192,19 @@ struct APNGStructure {
                 if frameCount < declaredFrames { defect = "the file ends after \(frameCount) of the \(declaredFrames) frames declared" }
                 return
             case let shared where !seenIDAT && Chunk.shared.contains(shared):
-                sharedChunks.append(offset..<dataStart + length + 4)
+                // The specification allows one of each; every frame would repeat each copy.
+                guard sharedTypes.insert(shared).inserted else {
+                    defect = "a second \(Self.name(shared)) chunk"
+                    return
+                }
+                let chunk = offset..<dataStart + length + 4
+                guard sharedChunks.reduce(chunk.count, { $0 + $1.count }) <= Self.sharedByteLimit else {
+                    defect = "the chunks every frame repeats (PLTE, tRNS, iCCP and the like) hold more than \(Self.sharedByteLimit >> 20) MB"
+                    return
+                }
+                sharedChunks.append(chunk)
+                repeatedBytesPerFrame += chunk.count
+                if shared == Chunk.iCCP { repeatedBytesPerFrame += Self.inflatedProfileSize(data) }
             default:
                 break
             }
@@ -213,9 +242,18 @@ struct APNGStructure {
     /// Chunk types as big-endian 32-bit numbers.
     enum Chunk {
         static let IHDR = code("IHDR"), IDAT = code("IDAT"), IEND = code("IEND")
-        static let acTL = code("acTL"), fcTL = code("fcTL"), fdAT = code("fdAT")
+        static let acTL = code("acTL"), fcTL = code("fcTL"), fdAT = code("fdAT"), iCCP = code("iCCP")
         static let shared: Set<UInt32> = Set(["PLTE", "tRNS", "gAMA", "cHRM", "sRGB", "iCCP", "sBIT"].map(code))
         static func code(_ name: String) -> UInt32 { name.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
+    }
+
+    /// How far an `iCCP` chunk's profile inflates, up to `PNGChunkGuard.perChunkLimit` (the
+    /// guard refuses more); a broken stream counts as the limit, a chunk without a stream as 0.
+    private static func inflatedProfileSize(_ data: UnsafeRawBufferPointer) -> Int {
+        let limit = PNGChunkGuard.perChunkLimit
+        guard let stream = PNGChunkGuard.compressedStream(of: "iCCP", in: data) else { return 0 }
+        let size = Int(shashin_zlib_inflated_size(stream.baseAddress, stream.count, limit))
+        return size < 0 ? limit : min(size, limit)
     }
 
     static func name(_ type: UInt32) -> String {
@@ -223,7 +261,7 @@ struct APNGStructure {
     }
 
     static func uint32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
-        (0..<4).reduce(0) { $0 << 8 | UInt32(bytes[offset + $1]) }
+        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
     }
 
     /// zlib's CRC-32 of `count` bytes at `start`, fed in pieces zlib's `uInt` can hold.

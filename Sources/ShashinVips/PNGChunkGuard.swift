@@ -21,6 +21,7 @@ enum PNGChunkGuard {
     static func check(_ bytes: UnsafeRawBufferPointer) throws(ImagePipelineError) {
         var offset = 8 // signature
         var inflatedSoFar = 0
+        var isAnimated = false, seenIDAT = false
         while offset + 12 <= bytes.count {
             let length = Int(readUInt32(bytes, at: offset))
             let typeBytes = UnsafeRawBufferPointer(rebasing: bytes[offset + 4..<offset + 8])
@@ -29,14 +30,17 @@ enum PNGChunkGuard {
             // libpng allocates an ancillary chunk's declared length before reading it: a 545-byte
             // file declaring a 1.9 GB `iTXt` chunk would ask for 1.9 GB.
             // A chunk running past the end of the data is truncated or hostile either way.
-            // An APNG cut inside a frame's chunks keeps the frames before the cut (see
-            // `APNGStructure`): libpng never reads those chunks whole in one allocation.
-            if length > bytes.count - dataStart - 4, type == "fdAT" || type == "fcTL" { return }
+            // An APNG (an acTL before the first IDAT) cut inside a frame's chunks keeps the
+            // frames before the cut (see `APNGStructure`): libpng never reads those chunks whole
+            // in one allocation. In a still PNG they are chunks like any other.
+            if isAnimated, length > bytes.count - dataStart - 4, type == "fdAT" || type == "fcTL" { return }
             guard length <= bytes.count - dataStart - 4 else {
                 throw .decodingFailed(format: .png, reason: "while checking the PNG chunks: the \(printable(typeBytes)) chunk declares "
                                       + "\(length) bytes, more than the \(bytes.count - dataStart) left in the data: truncated or hostile")
             }
             if type == "IEND" { return }
+            if type == "IDAT" { seenIDAT = true }
+            if type == "acTL", !seenIDAT { isAnimated = true }
             let data = UnsafeRawBufferPointer(rebasing: bytes[dataStart..<dataStart + length])
             if let stream = compressedStream(of: type, in: data) {
                 let budget = min(perChunkLimit, totalLimit - inflatedSoFar)
@@ -52,7 +56,7 @@ enum PNGChunkGuard {
     }
 
     /// The zlib stream inside a compressed ancillary chunk, or `nil` when `type` has none.
-    private static func compressedStream(of type: String, in data: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    static func compressedStream(of type: String, in data: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         func afterNul(from start: Int) -> Int? {
             guard start <= data.count, let nul = data[start...].firstIndex(of: 0) else { return nil }
             return nul + 1

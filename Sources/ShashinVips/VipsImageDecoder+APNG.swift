@@ -17,16 +17,22 @@ extension VipsImageDecoder {
         try context.checkPixelCount(width: canvas.width, height: canvas.height)
         let target = context.thumbnail?.targetSize(width: canvas.width, height: canvas.height) ?? canvas
         try checkTargetSize(target, in: context)
-        // More frames than either budget allows are counted, not laid out: the budgets refuse them.
-        let framesWithinBudget = min(context.maxPixelCount / max(1, canvas.width * canvas.height),
-                                     max(0, context.maxAnimationByteCount) / max(1, target.width * target.height * 4))
+        // More frames than the budgets allow are counted, not laid out: the budgets refuse them.
+        // The limit leaves out the shared chunks' work, not known before the walk: it can only
+        // lower the limit, and `animationShortfall` counts it.
+        let framesWithinBudget = context.animationFrameLimit(width: canvas.width, height: canvas.height, target: target)
         let structure = APNGStructure.read(bytes, frameLimit: framesWithinBudget + 1)
         let frameCount = structure.frameCount
-        guard frameCount > 1 || (structure.defect != nil && structure.declaredFrames > 1) else { return .still }
+        // One frame is a still image: the default image when it is that frame, otherwise the
+        // frame (the default image is then not part of the animation a player shows).
+        let isOneHiddenFrame = frameCount == 1 && !structure.defaultImageIsFirstFrame && structure.defect == nil
+        guard frameCount > 1 || (structure.defect != nil && structure.declaredFrames > 1) || isOneHiddenFrame else { return .still }
         guard frameCount > 0 else {
             throw DecodingFailure(stage: .header, libvipsLines: ["the animation is damaged before its first frame: \(structure.defect ?? "")"])
         }
-        if let shortfall = context.animationShortfall(frameCount: frameCount, width: canvas.width, height: canvas.height, target: target) {
+        if !isOneHiddenFrame,
+           let shortfall = context.animationShortfall(frameCount: frameCount, width: canvas.width, height: canvas.height, target: target,
+                                                      repeatedWorkPerFrame: structure.repeatedBytesPerFrame) {
             return .firstFrameOnly(ImageAnimation(format: .png, frameCount: frameCount, data: data,
                                                   loopCount: structure.plays, shortfall: shortfall))
         }
@@ -44,22 +50,26 @@ extension VipsImageDecoder {
         frames.reserveCapacity(structure.frames.count)
         var shortfall: AnimationShortfall?
         for layout in structure.frames {
+            let region: Bitmap
             do {
-                let region = try decodeRegion(of: layout, in: bytes, structure: structure)
-                let shown = try composer.draw(region, as: layout) { whole in
-                    guard whole.width != target.width || whole.height != target.height else { return whole }
-                    return try during(.thumbnail) {
-                        try VipsProcessing.resize(whole, width: target.width, height: target.height, directShrinkLimit: .max, boxGap: 2)
-                    }
-                }
-                frames.append(AnimationFrame(bitmap: shown, duration: layout.duration))
-            } catch where !frames.isEmpty {
+                region = try decodeRegion(of: layout, in: bytes, structure: structure)
+            } catch is DecodingFailure where !frames.isEmpty {
+                // The frame's data does not decode: damage, after which the frames before it
+                // stand. Any other failure (a shrink, the budget) is the decode's and propagates.
                 _ = VipsErrorBuffer.take()
                 shortfall = .damaged(decodedFrames: frames.count)
                 break
             }
+            let shown = try composer.draw(region, as: layout) { whole in
+                guard whole.width != target.width || whole.height != target.height else { return whole }
+                return try during(.thumbnail) {
+                    try VipsProcessing.resize(whole, width: target.width, height: target.height, directShrinkLimit: .max, boxGap: 2)
+                }
+            }
+            frames.append(AnimationFrame(bitmap: shown, duration: layout.duration))
         }
         if shortfall == nil, structure.defect != nil { shortfall = .damaged(decodedFrames: frames.count) }
+        if isOneHiddenFrame { return .animated(frames[0].bitmap) }
         var image = frames[0].bitmap
         image.animation = ImageAnimation(format: .png, frameCount: max(frameCount, 2), data: data,
                                          frames: frames, loopCount: structure.plays, shortfall: shortfall)

@@ -114,16 +114,25 @@ import Testing
         #expect(decoded.animation == nil && decoded.pixels == Self.quadrants[1].pixels)
     }
 
+    @Test func aOneFrameAnimationBesideAHiddenDefaultImageShowsItsFrame() throws {
+        // The IDAT image is not part of the animation, whose one frame is what a player shows.
+        let data = Self.apng([Frame(image: Self.quadrants[1])]) { $0.defaultImage = Self.quadrants[2] }
+        let decoded = try VipsImageDecoder().decodeBitmap(data, context: .init(format: .png))
+        #expect(decoded.animation == nil && decoded.pixels == Self.quadrants[1].pixels)
+    }
+
     @Test func allFramesOverThePixelLimitGiveTheDefaultImageFlagged() throws {
         let data = Self.apng(Self.quadrants.map { Frame(image: $0) }, plays: 2)
-        let over = try VipsImageDecoder().decodeBitmap(data, context: .init(format: .png, maxPixelCount: 4 * 16 * 12 - 1))
+        // Frames of 192 pixels are charged `minimumFramePixelCharge` each.
+        let charge = ImageDecodingContext.minimumFramePixelCharge
+        let over = try VipsImageDecoder().decodeBitmap(data, context: .init(format: .png, maxPixelCount: 4 * charge - 1))
         #expect(over.pixels == Self.quadrants[0].pixels)
         let animation = try #require(over.animation)
-        #expect(animation.shortfall == .overPixelBudget(frameCount: 4, pixelsPerFrame: 192, limit: 767))
+        #expect(animation.shortfall == .overPixelBudget(frameCount: 4, pixelsPerFrame: charge, limit: 4 * charge - 1))
         #expect(animation.isFirstFrameOnly && animation.frames.isEmpty && animation.loopCount == 2)
         #expect(over.byteCount == 16 * 12 * 4 + data.count)
 
-        let within = try VipsImageDecoder().decodeBitmap(data, context: .init(format: .png, maxPixelCount: 4 * 16 * 12))
+        let within = try VipsImageDecoder().decodeBitmap(data, context: .init(format: .png, maxPixelCount: 4 * charge))
         #expect(within.animation?.frames.count == 4 && within.animation?.shortfall == nil)
     }
 

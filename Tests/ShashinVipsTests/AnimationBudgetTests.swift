@@ -13,17 +13,19 @@ import Testing
     @Test(arguments: [ImageFormat.gif, .webp])
     func allFramesOverThePixelLimitGiveTheFirstFrameFlagged(format: ImageFormat) throws {
         let data = try AnimatedFiles.make(format, frames: Self.frames, delays: AnimatedImages.delays, loop: 2)
-        let decoded = try VipsImageDecoder().decodeBitmap(data, context: .init(format: format, maxPixelCount: 4 * 40 * 30 - 1))
+        // Frames of 1,200 pixels are charged `minimumFramePixelCharge` each: 16,384 in all.
+        let charge = ImageDecodingContext.minimumFramePixelCharge
+        let decoded = try VipsImageDecoder().decodeBitmap(data, context: .init(format: format, maxPixelCount: 4 * charge - 1))
         #expect(decoded.width == 40 && decoded.height == 30)
         #expect(AnimatedImages.isClose(decoded.pixel(x: 20, y: 15), Self.frames[0]))
         let animation = try #require(decoded.animation)
         #expect(animation.isFirstFrameOnly)
-        #expect(animation.shortfall == .overPixelBudget(frameCount: 4, pixelsPerFrame: 1200, limit: 4799))
+        #expect(animation.shortfall == .overPixelBudget(frameCount: 4, pixelsPerFrame: charge, limit: 4 * charge - 1))
         #expect(animation.frames.isEmpty)
         #expect(animation.frameCount == 4 && animation.loopCount == 2)
         #expect(decoded.byteCount == 40 * 30 * 4 + data.count)
 
-        let within = try VipsImageDecoder().decodeBitmap(data, context: .init(format: format, maxPixelCount: 4 * 40 * 30))
+        let within = try VipsImageDecoder().decodeBitmap(data, context: .init(format: format, maxPixelCount: 4 * charge))
         #expect(within.animation?.frames.count == 4 && within.animation?.shortfall == nil)
     }
 
@@ -69,7 +71,8 @@ import Testing
         #expect(pixels == AnimationShortfall.overPixelBudget(frameCount: Int.max / 2, pixelsPerFrame: 1 << 40, limit: context.maxPixelCount))
         var generous = context
         generous.maxPixelCount = .max
-        let bytes = generous.animationShortfall(frameCount: Int.max / 2, width: 1, height: 1, target: (1 << 20, 1 << 20))
+        // Frames charged `minimumFramePixelCharge` pixels each: few enough that their pixels fit an Int.
+        let bytes = generous.animationShortfall(frameCount: Int.max / 8192, width: 1, height: 1, target: (1 << 20, 1 << 20))
         #expect(bytes == AnimationShortfall.overByteBudget(byteCount: .max, limit: context.maxAnimationByteCount))
     }
 }

@@ -119,23 +119,55 @@ public enum AnimationShortfall: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension ImageDecodingContext {
+    /// The fewest pixels a frame is charged in `maxPixelCount`: 64×64. Each frame costs a
+    /// decoder call, a composition and a shrink whatever its size, so a file of a million
+    /// one-pixel frames is charged for that work: at the default 100 MP, 24,414 frames at most.
+    public static let minimumFramePixelCharge = 64 * 64
+
+    /// The fewest bytes a kept frame is charged in `maxAnimationByteCount`: 1 KB, more than a
+    /// frame's bookkeeping (its entry in the frame list and its bitmap's array header) takes.
+    public static let minimumFrameByteCharge = 1024
+
     /// What budget decoding all `frameCount` frames of a `width` × `height` canvas into
     /// `target`-sized bitmaps would pass, or `nil` when within both: `maxPixelCount` bounds the
-    /// pixels of all frames at the file's size (each is decoded whole before shrinking), and
-    /// `maxAnimationByteCount` the bytes of the frames kept. Decoders call it with the header's
-    /// frame count, before decoding any frame.
-    public func animationShortfall(frameCount: Int, width: Int, height: Int,
-                                   target: (width: Int, height: Int)) -> AnimationShortfall? {
-        let (pixelsPerFrame, o1) = width.multipliedReportingOverflow(by: height)
-        let (pixels, o2) = pixelsPerFrame.multipliedReportingOverflow(by: frameCount)
-        if o1 || o2 || pixels > maxPixelCount {
-            return .overPixelBudget(frameCount: frameCount, pixelsPerFrame: o1 ? .max : pixelsPerFrame, limit: maxPixelCount)
+    /// pixels of all frames at the file's size (each is decoded whole before shrinking; each is
+    /// charged at least `minimumFramePixelCharge`, plus `repeatedWorkPerFrame`), and
+    /// `maxAnimationByteCount` the bytes of the frames kept (each at least
+    /// `minimumFrameByteCharge`). Decoders call it with the header's frame count, before
+    /// decoding any frame.
+    ///
+    /// `repeatedWorkPerFrame` is work every frame's decode repeats, in pixels' worth: an APNG
+    /// charges one per byte of the chunks (its colour profile inflated) that each frame's
+    /// decode copies and parses again.
+    public func animationShortfall(frameCount: Int, width: Int, height: Int, target: (width: Int, height: Int),
+                                   repeatedWorkPerFrame: Int = 0) -> AnimationShortfall? {
+        let charge = Self.frameCharge(width: width, height: height, target: target, repeatedWorkPerFrame: repeatedWorkPerFrame)
+        let (pixels, o2) = (charge.pixels ?? 0).multipliedReportingOverflow(by: frameCount)
+        if charge.pixels == nil || o2 || pixels > maxPixelCount {
+            return .overPixelBudget(frameCount: frameCount, pixelsPerFrame: charge.pixels ?? .max, limit: maxPixelCount)
         }
-        let (frameBytes, o3) = (target.width * 4).multipliedReportingOverflow(by: target.height)
-        let (bytes, o4) = frameBytes.multipliedReportingOverflow(by: frameCount)
-        if o3 || o4 || bytes > maxAnimationByteCount {
-            return .overByteBudget(byteCount: o3 || o4 ? .max : bytes, limit: maxAnimationByteCount)
+        let (bytes, o4) = (charge.bytes ?? 0).multipliedReportingOverflow(by: frameCount)
+        if charge.bytes == nil || o4 || bytes > maxAnimationByteCount {
+            return .overByteBudget(byteCount: charge.bytes == nil || o4 ? .max : bytes, limit: maxAnimationByteCount)
         }
         return nil
+    }
+
+    /// The most frames `animationShortfall` lets through for this canvas, target and repeated
+    /// work: a decoder that counts frames keeps the layouts of at most one more than this.
+    public func animationFrameLimit(width: Int, height: Int, target: (width: Int, height: Int),
+                                    repeatedWorkPerFrame: Int = 0) -> Int {
+        let charge = Self.frameCharge(width: width, height: height, target: target, repeatedWorkPerFrame: repeatedWorkPerFrame)
+        guard let pixels = charge.pixels, let bytes = charge.bytes else { return 0 }
+        return max(0, min(maxPixelCount / pixels, maxAnimationByteCount / bytes))
+    }
+
+    /// One frame's charge in pixels and in kept bytes; `nil` where it overflows an `Int`.
+    private static func frameCharge(width: Int, height: Int, target: (width: Int, height: Int),
+                                    repeatedWorkPerFrame: Int) -> (pixels: Int?, bytes: Int?) {
+        let (area, o1) = width.multipliedReportingOverflow(by: height)
+        let (pixels, o2) = max(area, minimumFramePixelCharge).addingReportingOverflow(max(0, repeatedWorkPerFrame))
+        let (targetBytes, o3) = (target.width * 4).multipliedReportingOverflow(by: target.height)
+        return (o1 || o2 ? nil : pixels, o3 ? nil : max(targetBytes, minimumFrameByteCharge))
     }
 }
