@@ -82,11 +82,14 @@ public final class ImageGenerator: Sendable {
 
     private static func load(_ spec: ImageSpec, encoder: any ImageEncoding, quality: Double, directory: URL?) throws -> Data {
         let file = directory?.appendingPathComponent(
-            "\(spec.seed)-\(spec.width)x\(spec.height)-q\(Int((quality * 100).rounded())).\(spec.fileExtension)")
+            "\(spec.seed)-\(spec.width)x\(spec.height)\(spec.isProgressive ? ImageSpec.progressiveSuffix : "")"
+                + "-q\(Int((quality * 100).rounded())).\(spec.fileExtension)")
         if let file, let data = try? Data(contentsOf: file), ImageFormat(sniffing: data) == spec.format {
             return data
         }
-        let data = try encoder.encode(spec.makeBitmap().platformImage, as: spec.format, quality: quality)
+        var options = ImageEncodingOptions(format: spec.format, quality: quality)
+        options.isProgressive = spec.isProgressive
+        let data = try encoder.encode(spec.makeBitmap().platformImage, options: options)
         if let file, let directory {
             // Best effort: an unwritable directory only costs the next process an encoding.
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -56,7 +56,11 @@ public struct ImageIOEncoder: ImageEncoding {
         }
         // NaN passes through min and max unchanged; like VipsImageEncoder, take 0.75 for it.
         let quality = options.isLossless ? 1 : options.quality.isFinite ? min(max(options.quality, 0), 1) : 0.75
-        CGImageDestinationAddImage(destination, cgImage, [kCGImageDestinationLossyCompressionQuality: quality] as CFDictionary)
+        var properties: [CFString: Any] = [kCGImageDestinationLossyCompressionQuality: quality]
+        if format == .jpeg, options.isProgressive {
+            properties[kCGImagePropertyJFIFDictionary] = [kCGImagePropertyJFIFIsProgressive: true]
+        }
+        CGImageDestinationAddImage(destination, cgImage, properties as CFDictionary)
         guard CGImageDestinationFinalize(destination) else {
             throw Failure(format: format, reason: "ImageIO failed to write the image")
         }

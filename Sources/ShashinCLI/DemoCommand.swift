@@ -59,6 +59,12 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Pipeline strategies keep no bytes of cancelled or cut-off downloads: every download starts from byte 0 (the baseline for resuming's figures).")
     var noResume = false
 
+    @Flag(help: "Serve the feed's JPEG rows as progressive JPEGs (at \(DemoCommand.progressiveScale)× the pixel size, so a row's download lasts long enough for its first scans to show) and turn on isProgressiveDecodingEnabled in the pipeline strategies: the timelines show previews in blue. Without it, nothing changes.")
+    var progressive = false
+
+    /// How much larger the rows' images are under `--progressive` (each side).
+    static let progressiveScale = 2
+
     @Flag(help: "Write no pictures.")
     var noPictures = false
 
@@ -94,7 +100,8 @@ struct DemoCommand: AsyncParsableCommand {
 
         func run() async throws {
             let script = FeedScript.standard
-            let catalog = FeedCatalog(rows: command.rows, thumbnailSize: command.thumbnail)
+            let catalog = FeedCatalog(rows: command.rows, thumbnailSize: command.thumbnail, progressive: command.progressive,
+                                      scale: command.progressive ? DemoCommand.progressiveScale : 1)
             let server = try await startServer()
             server.latency = .milliseconds(command.latency)
             server.bytesPerSecond = command.bandwidth > 0 ? command.bandwidth * 1000 : nil
@@ -170,7 +177,8 @@ struct DemoCommand: AsyncParsableCommand {
                                 latencyMs: command.latency, bytesPerSecondPerResponse: command.bandwidth * 1000,
                                 maxConcurrentDownloads: command.maxConcurrentDownloads, scriptSeconds: script.duration,
                                 server: address, diskCache: command.noDiskCache ? nil : cacheFolder.path,
-                                rounds: command.rounds, orders: orders.map { $0.map(\.rawValue) }),
+                                rounds: command.rounds, orders: orders.map { $0.map(\.rawValue) },
+                                progressive: command.progressive ? DemoCommand.progressiveScale : nil),
                 strategies: metrics, pictures: pictures)
             print(command.json ? report.json : report.text)
         }
@@ -245,6 +253,7 @@ struct DemoCommand: AsyncParsableCommand {
             let diskCache = try cache.map { try DiskCache(directory: $0) }
             configuration.diskCache = diskCache
             if command.noResume { configuration.resumableData = nil }
+            configuration.isProgressiveDecodingEnabled = command.progressive
             let pipeline = ImagePipeline(configuration: configuration)
             switch kind {
             case .naive: return (NaiveFeedStrategy(catalog: catalog, server: server), nil)

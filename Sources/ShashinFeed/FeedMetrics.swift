@@ -21,7 +21,29 @@ package struct FeedMetrics: Codable, Sendable {
         }
     }
 
+    /// Progressive previews on the rows visible while the list rests (the same row visits as
+    /// ``TimeToImage``): how many showed one before their own image, and when.
+    package struct Previews: Codable, Sendable, Equatable {
+        /// Row visits that showed a preview before their own image (or before the rest ended,
+        /// for a row that never showed its image).
+        package var rows: Int
+        /// Milliseconds from the row coming on screen to its first preview: the median over
+        /// those visits.
+        package var timeToPreviewP50: Double
+        /// Milliseconds from the first preview to the row's own image: the median over the
+        /// visits that showed both.
+        package var previewToImageP50: Double
+
+        package init(rows: Int, timeToPreviewP50: Double, previewToImageP50: Double) {
+            self.rows = rows
+            self.timeToPreviewP50 = timeToPreviewP50
+            self.previewToImageP50 = previewToImageP50
+        }
+    }
+
     package var timeToImageAtRestMs: TimeToImage
+    /// Previews count as "not yet the image" in ``timeToImageAtRestMs``; these are their own figures.
+    package var previewsAtRest = Previews(rows: 0, timeToPreviewP50: 0, previewToImageP50: 0)
     /// Cells configured for a row whose image was in memory that showed a placeholder first.
     package var placeholderFlashes: Int
     package var cellsConfiguredWithImageInMemory: Int
@@ -59,6 +81,7 @@ package struct FeedMetrics: Codable, Sendable {
         (wrongRowImages, wrongRowFrames) = Self.wrongRows(in: recording.frames, truth: truth)
         var samples: [Double] = []
         var censored = 0
+        var toPreview: [Double] = [], previewToImage: [Double] = []
         var seen = Set<[Double]>()
         let maxOffset = Double(max(0, rows - viewportRows))
         for rest in script.restPeriods {
@@ -67,11 +90,16 @@ package struct FeedMetrics: Codable, Sendable {
                 guard let since = recording.entries[row]?.last(where: { $0 <= rest.end }),
                       seen.insert([Double(row), since]).inserted else { continue }
                 let end = min(rest.end, recording.seconds)
-                if let shown = correct[row]?.first(where: { $0 >= since }), shown <= end {
+                let shown = correct[row]?.first(where: { $0 >= since }).flatMap { $0 <= end ? $0 : nil }
+                if let shown {
                     samples.append(shown - since)
                 } else {
                     samples.append(end - since)
                     censored += 1
+                }
+                if let preview = recording.previewEvents[row]?.first(where: { $0 >= since && $0 <= (shown ?? end) }) {
+                    toPreview.append(preview - since)
+                    if let shown { previewToImage.append(shown - preview) }
                 }
             }
         }
@@ -82,6 +110,8 @@ package struct FeedMetrics: Codable, Sendable {
         }
         timeToImageAtRestMs = TimeToImage(p50: percentile(0.5), p95: percentile(0.95), max: (samples.last ?? 0) * 1000,
                                           samples: samples.count, censored: censored)
+        previewsAtRest = Previews(rows: toPreview.count, timeToPreviewP50: Self.median(toPreview) * 1000,
+                                  previewToImageP50: Self.median(previewToImage) * 1000)
         placeholderFlashes = recording.flashes
         cellsConfiguredWithImageInMemory = recording.memoryConfigures
         bytesDownloaded = recording.bytesSent
@@ -92,6 +122,14 @@ package struct FeedMetrics: Codable, Sendable {
         peakConcurrentDownloads = recording.maxInFlight
         sources = recording.sources
         seconds = recording.seconds
+    }
+
+    /// The median of `values`; 0 for none.
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// Wrong images as the frames show them: a row's image whose fingerprint is not the row's,
@@ -117,16 +155,16 @@ package struct FeedMetrics: Codable, Sendable {
     package static func combining(_ rounds: [FeedMetrics]) -> FeedMetrics {
         guard var combined = rounds.first else { preconditionFailure("no rounds") }
         guard rounds.count > 1 else { return combined }
-        func median(_ values: [Double]) -> Double {
-            let sorted = values.sorted()
-            let middle = sorted.count / 2
-            return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-        }
+        func median(_ values: [Double]) -> Double { Self.median(values) }
         func median(_ values: [Int]) -> Int { Int(median(values.map(Double.init)).rounded()) }
         let times = rounds.map(\.timeToImageAtRestMs)
         combined.timeToImageAtRestMs = TimeToImage(p50: median(times.map(\.p50)), p95: median(times.map(\.p95)),
                                                    max: median(times.map(\.max)), samples: median(times.map(\.samples)),
                                                    censored: median(times.map(\.censored)))
+        let previews = rounds.map(\.previewsAtRest)
+        combined.previewsAtRest = Previews(rows: median(previews.map(\.rows)),
+                                           timeToPreviewP50: median(previews.map(\.timeToPreviewP50)),
+                                           previewToImageP50: median(previews.map(\.previewToImageP50)))
         combined.placeholderFlashes = rounds.map(\.placeholderFlashes).reduce(0, +)
         combined.cellsConfiguredWithImageInMemory = rounds.map(\.cellsConfiguredWithImageInMemory).reduce(0, +)
         combined.wrongRowImages = rounds.map(\.wrongRowImages).reduce(0, +)

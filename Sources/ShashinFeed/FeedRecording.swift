@@ -6,6 +6,8 @@ package struct FeedRecording: Sendable {
     package enum RowState: Equatable, Sendable {
         case empty
         case placeholder
+        /// A progressive preview of the row's image: not the image yet, never another row's.
+        case preview
         case image(fingerprint: UInt64)
         case failure
     }
@@ -34,6 +36,8 @@ package struct FeedRecording: Sendable {
 
     package let strategy: String
     package var imageEvents: [ImageEvent] = []
+    /// Row → the times a cell showing it showed a progressive preview.
+    package var previewEvents: [Int: [Double]] = [:]
     /// Row → the times it came on screen.
     package var entries: [Int: [Double]] = [:]
     package var frames: [Frame] = []

@@ -88,7 +88,9 @@ public struct VipsImageEncoder: Sendable {
             switch options.format {
             case .jpeg:
                 let flat = opaque ? image : try scope.make { shashin_flatten(image, $0, 255) }
-                status = shashin_jpegsave_buffer(flat, &buffer, &length, vipsQuality(quality))
+                status = options.isProgressive
+                    ? shashin_jpegsave_buffer_variant(flat, &buffer, &length, vipsQuality(quality), 1, VIPS_INTERPRETATION_sRGB)
+                    : shashin_jpegsave_buffer(flat, &buffer, &length, vipsQuality(quality))
             case .png:
                 // Level 3 of 9: several times faster than vips' default 6 for large images,
                 // for files only slightly larger.

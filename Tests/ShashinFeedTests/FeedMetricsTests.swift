@@ -121,3 +121,62 @@ struct FeedMetricsTests {
         #expect(combined.perRound?.count == 3)
     }
 }
+
+/// Progressive previews in a recording: not the image, never wrong, counted on their own.
+@Suite("FeedMetrics: progressive previews")
+struct FeedMetricsPreviewTests {
+    typealias T = FeedMetricsTests
+
+    @Test func aPreviewIsNotTheImageAndCountsFromEntryToPreviewAndPreviewToImage() {
+        var recording = FeedRecording(strategy: "test")
+        recording.seconds = 2.6
+        recording.entries = [0: [0], 1: [0], 5: [1.4], 6: [1.45]]
+        recording.imageEvents = [
+            .init(time: 0.3, row: 0, fingerprint: 1000), .init(time: 0.1, row: 1, fingerprint: 1001),
+            .init(time: 1.8, row: 5, fingerprint: 1005),
+            // row 6 never shows its image: censored at the end of the rest
+        ]
+        recording.previewEvents = [
+            0: [0.05, 0.2],  // two previews, then its image at 0.3
+            5: [1.3, 1.5],   // 1.3: a preview before this visit, not counted; 1.5 is
+            6: [1.65],       // a preview, and no image before the rest ended
+            1: [0.4],        // after its image: not a preview before it
+        ]
+        let metrics = T.metrics(recording)
+        let t = metrics.timeToImageAtRestMs
+        // Samples 0.3, 0.1, 0.4, 1.05 s: previews do not end the wait.
+        #expect(t.samples == 4 && t.censored == 1)
+        #expect(abs(t.p50 - 300) < 1e-6)
+        let p = metrics.previewsAtRest
+        #expect(p.rows == 3)                                // rows 0, 5 and 6
+        #expect(abs(p.timeToPreviewP50 - 100) < 1e-6)       // 0.05, 0.1, 0.2 s
+        #expect(abs(p.previewToImageP50 - 275) < 1e-6)      // rows 0 (0.25 s) and 5 (0.3 s)
+    }
+
+    @Test func aRunWithoutPreviewsCountsNone() {
+        var recording = FeedRecording(strategy: "test")
+        recording.seconds = 2.6
+        recording.entries = [0: [0], 1: [0]]
+        recording.imageEvents = [.init(time: 0.1, row: 0, fingerprint: 1000), .init(time: 0.2, row: 1, fingerprint: 1001)]
+        #expect(T.metrics(recording).previewsAtRest == .init(rows: 0, timeToPreviewP50: 0, previewToImageP50: 0))
+    }
+
+    @Test func aPreviewIsNeverAWrongRowImage() {
+        let frames = [
+            T.frame(0.00, [(3, .placeholder), (4, .preview)]),
+            T.frame(0.02, [(3, .preview), (4, .preview)]),
+            T.frame(0.03, [(3, .image(fingerprint: 1003)), (4, .image(fingerprint: 1004))]),
+        ]
+        #expect(FeedMetrics.wrongRows(in: frames, truth: T.truth) == (0, 0))
+    }
+
+    @Test func roundsCombinePreviewFiguresAsMedians() {
+        func round(rows: Int, toPreview: Double) -> FeedMetrics {
+            var metrics = T.metrics(FeedRecording(strategy: "test"))
+            metrics.previewsAtRest = .init(rows: rows, timeToPreviewP50: toPreview, previewToImageP50: toPreview * 2)
+            return metrics
+        }
+        let combined = FeedMetrics.combining([round(rows: 4, toPreview: 90), round(rows: 9, toPreview: 30), round(rows: 6, toPreview: 60)])
+        #expect(combined.previewsAtRest == .init(rows: 6, timeToPreviewP50: 60, previewToImageP50: 120))
+    }
+}

@@ -3,20 +3,22 @@ import ImageServer
 import Shashin
 
 /// The feed's rows and their images: one generated photo per row, JPEG with a WebP every fifth
-/// row, 480–800 px wide, deterministic from the row number.
+/// row, 480–800 px wide (times `scale`), deterministic from the row number; the JPEGs are
+/// progressive when asked.
 struct FeedCatalog {
     let rows: Int
     let specs: [ImageSpec]
     /// The size rows are decoded at, the size of a cell's image view.
     let thumbnail: ThumbnailOptions
 
-    init(rows: Int, thumbnailSize: Int) {
+    init(rows: Int, thumbnailSize: Int, progressive: Bool = false, scale: Int = 1) {
         self.rows = rows
         self.thumbnail = ThumbnailOptions(maxPixelSize: thumbnailSize)
         specs = (0..<rows).map { row in
-            let width = 480 + (row * 37) % 321
+            let width = (480 + (row * 37) % 321) * scale
             let height = width * [3, 4, 9][row % 3] / [4, 3, 16][row % 3]
-            return ImageSpec(format: row % 5 == 4 ? .webp : .jpeg, width: width, height: height, seed: 10_000 + UInt64(row))
+            return ImageSpec(format: row % 5 == 4 ? .webp : .jpeg, width: width, height: height, seed: 10_000 + UInt64(row),
+                             progressive: progressive)
         }
     }
 

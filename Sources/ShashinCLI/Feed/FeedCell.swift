@@ -8,6 +8,8 @@ final class FeedCell: ImageDisplaying {
     enum Content {
         case empty
         case placeholder
+        /// A progressive preview of the row's image, not the image yet.
+        case preview(Bitmap)
         case image(Bitmap)
         case failure
     }
@@ -20,10 +22,12 @@ final class FeedCell: ImageDisplaying {
     /// The fingerprint of the image shown, when one is.
     private(set) var fingerprint: UInt64?
     private let onImage: (FeedCell, UInt64) -> Void
+    private let onPreview: (FeedCell) -> Void
 
-    init(id: Int, onImage: @escaping (FeedCell, UInt64) -> Void) {
+    init(id: Int, onImage: @escaping (FeedCell, UInt64) -> Void, onPreview: @escaping (FeedCell) -> Void) {
         self.id = id
         self.onImage = onImage
+        self.onPreview = onPreview
     }
 
     func prepare(for row: Int) { self.row = row }
@@ -38,6 +42,18 @@ final class FeedCell: ImageDisplaying {
             let fingerprint = bitmap.fingerprint
             self.fingerprint = fingerprint
             onImage(self, fingerprint)
+        }
+    }
+
+    /// A preview is shown as its own state: it is neither the row's image (the wait goes on)
+    /// nor another row's.
+    nonisolated func displayPreview(_ image: PlatformImage, contentMode: ImageContentMode?) {
+        let bitmap = Bitmap(platformImage: image)
+        MainActor.assumeIsolated {
+            guard let bitmap else { content = .failure; fingerprint = nil; return }
+            content = .preview(bitmap)
+            fingerprint = nil
+            onPreview(self)
         }
     }
 

@@ -3,12 +3,13 @@ import Shashin
 import ShashinFeed
 
 /// The demo's pictures: every strategy's final screen side by side, and every strategy's
-/// timeline (rows × time: placeholder, own image, wrong image) side by side.
+/// timeline (rows × time: placeholder, preview, own image, wrong image) side by side.
 enum FeedPictures {
     static let background: FeedCanvas.Colour = (246, 246, 246)
     static let ink: FeedCanvas.Colour = (40, 40, 40)
     static let waiting: FeedCanvas.Colour = (240, 160, 48)
     static let shown: FeedCanvas.Colour = (64, 160, 96)
+    static let preview: FeedCanvas.Colour = (64, 150, 230)
     static let wrong: FeedCanvas.Colour = (224, 32, 32)
     static let failed: FeedCanvas.Colour = (140, 60, 170)
     static let rest: FeedCanvas.Colour = (226, 234, 250)
@@ -20,7 +21,7 @@ enum FeedPictures {
     }
 
     /// Cells of `cellSize` px: the thumbnail (or a placeholder) on the left, the row number on
-    /// the right; a red frame marks an image of another row.
+    /// the right; a red frame marks an image of another row, a blue one a progressive preview.
     static func finalScreens(_ screens: [Screen], truth: [Int: UInt64], cellSize: Int) -> Bitmap {
         let panelWidth = cellSize + 120, cellHeight = cellSize + 8, header = 30, gap = 16
         let rows = screens.map(\.rows.count).max() ?? 0
@@ -42,6 +43,11 @@ enum FeedPictures {
                     }
                 case .placeholder, .empty:
                     canvas.fill(x: x + 4, y: y + 3, width: cellSize, height: cellSize, (208, 208, 208))
+                case .preview:
+                    if let image = row.image {
+                        canvas.draw(image, x: x + 4 + (cellSize - image.width) / 2, y: y + 3 + (cellSize - image.height) / 2)
+                    }
+                    canvas.frame(x: x, y: y, width: panelWidth, height: cellHeight - 2, thickness: 4, preview)
                 case .failure:
                     canvas.fill(x: x + 4, y: y + 3, width: cellSize, height: cellSize, failed)
                 }
@@ -52,8 +58,8 @@ enum FeedPictures {
     }
 
     /// Time runs right (`pixelsPerSecond`), rows run down (`pixelsPerRow`); light blue bands are
-    /// the rests; each visible row is orange while it waits, green with its own image, red with
-    /// another row's.
+    /// the rests; each visible row is orange while it waits, blue while it shows a progressive
+    /// preview, green with its own image, red with another row's.
     static func timelines(_ recordings: [FeedRecording], script: FeedScript, truth: [Int: UInt64],
                           pixelsPerSecond: Double = 60, pixelsPerRow: Int = 2) -> Bitmap {
         let allRows = recordings.flatMap { $0.frames.flatMap { $0.rows.map(\.row) } }
@@ -81,6 +87,7 @@ enum FeedPictures {
                 for (row, state) in frame.rows {
                     let colour: FeedCanvas.Colour = switch state {
                     case .empty, .placeholder: waiting
+                    case .preview: preview
                     case .image(let fingerprint): truth[row] == fingerprint ? shown : wrong
                     case .failure: failed
                     }

@@ -19,6 +19,9 @@ struct FeedReport {
         var rounds: Int
         /// The order of the strategies in each round.
         var orders: [[String]]
+        /// With `--progressive`: how much larger (each side) the rows' progressive JPEGs are;
+        /// `nil` without it.
+        var progressive: Int?
     }
 
     let settings: Settings
@@ -56,12 +59,16 @@ struct FeedReport {
             + "pipeline: \(s.maxConcurrentDownloads) downloads at once")
         lines.append(s.diskCache.map { "disk caches: \($0)/<strategy> (a second run is served from them; every 10th row is no-cache: revalidated)" }
             ?? "disk caches: none")
+        if let scale = s.progressive {
+            lines.append("progressive: the JPEG rows are progressive JPEGs at \(scale)× the pixel size; the pipeline strategies show previews")
+        }
         if s.rounds > 1 {
             lines.append("\(s.rounds) rounds, orders " + s.orders.map { $0.joined(separator: " → ") }.joined(separator: "; ")
                 + ": medians (flashes and wrong-row: totals over the rounds)")
         }
         lines.append("")
-        let header = ["", "time-to-image at rest p50 / p95 / max", "flashes", "wrong-row", "downloaded", "shown", "predicted, unseen", "requests", "peak", "sources"]
+        var header = ["", "time-to-image at rest p50 / p95 / max", "flashes", "wrong-row", "downloaded", "shown", "predicted, unseen", "requests", "peak", "sources"]
+        if s.progressive != nil { header.insert("previews at rest: rows, to preview / preview to image p50", at: 2) }
         var table = [header]
         var censoredNotes: [String] = []
         for (name, m) in strategies {
@@ -71,9 +78,11 @@ struct FeedReport {
             if t.censored > 0 {
                 censoredNotes.append("\(name): \(t.censored) of \(t.samples) rows visible at rest never showed their image before the rest ended")
             }
+            let p = m.previewsAtRest
             table.append([
                 name,
                 "\(bound)\(Int(t.p50)) / \(bound)\(Int(t.p95)) / \(bound)\(Int(t.max)) ms",
+            ] + (s.progressive == nil ? [] : ["\(p.rows) of \(t.samples), \(Int(p.timeToPreviewP50)) / \(Int(p.previewToImageP50)) ms"]) + [
                 "\(m.placeholderFlashes) of \(m.cellsConfiguredWithImageInMemory)",
                 "\(m.wrongRowImages)",
                 Self.megabytes(m.bytesDownloaded),
@@ -100,7 +109,7 @@ struct FeedReport {
             }
         }
         lines.append("")
-        lines.append(contentsOf: Self.legend(maxConcurrentDownloads: s.maxConcurrentDownloads))
+        lines.append(contentsOf: Self.legend(maxConcurrentDownloads: s.maxConcurrentDownloads, progressive: s.progressive != nil))
         if !censoredNotes.isEmpty {
             lines.append("  ≥                lower bounds: such rows count the time until the rest ended, not until their image came")
             lines.append(contentsOf: censoredNotes.map { "                   \($0)" })
@@ -132,10 +141,15 @@ struct FeedReport {
     }
 
     /// What each column means, one line each.
-    static func legend(maxConcurrentDownloads: Int) -> [String] {
+    static func legend(maxConcurrentDownloads: Int, progressive: Bool = false) -> [String] {
         [
             "columns:",
             "  time-to-image    for each row on screen while the list rests: from the row coming on screen to its own image showing",
+        ] + (progressive ? [
+            "                   (a preview is not the image: the wait goes on until the final image)",
+            "  previews         of those rows, how many showed a progressive preview before their image; the median time from",
+            "                   coming on screen to the first preview, and from the first preview to the image",
+        ] : []) + [
             "  flashes          placeholders shown on cells whose image was already in memory (of such cells configured)",
             "  wrong-row        images shown on a row they do not belong to (a late result on a reused cell, or an old one left there)",
             "  downloaded       bytes the server sent; shown: bytes of the images that reached their own rows",
@@ -143,6 +157,8 @@ struct FeedReport {
             "  peak             most responses in flight at the server at once; a cancelled download counts until the server",
             "                   notices the closed connection, so it can exceed the \(maxConcurrentDownloads) downloads the pipeline allows",
             "  sources          where the images shown came from (network, memory, disk, revalidated with a 304)",
+            "timelines.png:     rows × time; orange waiting, \(progressive ? "blue a progressive preview, " : "")green its own image, "
+                + "red another row's image, purple a failure; light blue bands are the rests",
         ]
     }
 

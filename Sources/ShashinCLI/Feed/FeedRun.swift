@@ -56,7 +56,10 @@ final class FeedRun {
         recording.sources = strategy.sources
         for row in recording.predictedRows { recording.bytesByRow[row] = server.bytesSent(for: catalog.url(of: row, on: server).path) }
         finalScreen = screen.map { row, cell in
-            let image: Bitmap? = if case .image(let bitmap) = cell.content { bitmap } else { nil }
+            let image: Bitmap? = switch cell.content {
+            case .image(let bitmap), .preview(let bitmap): bitmap
+            case .empty, .placeholder, .failure: nil
+            }
             return (row, image, recording.frames.last?.rows.first { $0.row == row }?.state ?? .empty)
         }
         await strategy.finish()
@@ -112,6 +115,7 @@ final class FeedRun {
             let state: FeedRecording.RowState = switch cell.content {
             case .empty: .empty
             case .placeholder: .placeholder
+            case .preview: .preview
             case .image: .image(fingerprint: cell.fingerprint ?? 0)
             case .failure: .failure
             }
@@ -121,9 +125,12 @@ final class FeedRun {
 
     private func makeCell() -> FeedCell {
         cellCount += 1
-        return FeedCell(id: cellCount) { [weak self] cell, fingerprint in
+        return FeedCell(id: cellCount, onImage: { [weak self] cell, fingerprint in
             guard let self, let row = cell.row else { return }
             recording.imageEvents.append(.init(time: now, row: row, fingerprint: fingerprint))
-        }
+        }, onPreview: { [weak self] cell in
+            guard let self, let row = cell.row else { return }
+            recording.previewEvents[row, default: []].append(now)
+        })
     }
 }

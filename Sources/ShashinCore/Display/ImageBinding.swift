@@ -5,7 +5,8 @@
 /// with no transition, without a placeholder first), and otherwise shows the placeholder and
 /// then the image with the options' transition when it arrives. A `nil` request clears the view.
 /// With progressive decoding on (the request's or the pipeline's `isProgressiveDecodingEnabled`),
-/// each preview replaces the placeholder or the previous preview with no transition, and the
+/// each preview replaces the placeholder or the previous preview with no transition (through the
+/// target's ``ImageDisplaying/displayPreview(_:contentMode:)``), and the
 /// final image replaces the last preview with no placeholder in between; a preview of a request
 /// the view no longer wants is never shown.
 ///
@@ -250,7 +251,7 @@ public final class ImageBinding {
     private func showPreview(_ preview: ImageResponse, generation: Int) {
         guard generation == self.generation, state == .loading else { return }
         shown = .preview
-        target?.display(preview.image, transition: .none, contentMode: options.contentMode)
+        target?.displayPreview(preview.image, contentMode: options.contentMode)
     }
 
     private func complete(_ result: Result<ImageResponse, any Error>, generation: Int) {

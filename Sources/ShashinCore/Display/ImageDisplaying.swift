@@ -1,5 +1,6 @@
 /// What a view must do to show images loaded by an ``ImageBinding``: show the image (with or
-/// without a transition), show a placeholder, show a failure image.
+/// without a transition), show a placeholder, show a failure image — and, optionally, tell a
+/// progressive preview from the final image (``displayPreview(_:contentMode:)``).
 ///
 /// The display layer is UI-neutral and not tied to the main actor: a binding calls its target
 /// synchronously from the actor that drives the binding (the main actor in an app, any actor in
@@ -26,11 +27,23 @@ public protocol ImageDisplaying: AnyObject {
     func displayFailure(_ image: PlatformImage?, error: any Error)
     /// Shows nothing: the binding was given no request. Defaults to `displayPlaceholder(nil)`.
     func clearImage()
+    /// Shows a progressive preview of the image still loading: a coarser version of the final
+    /// image, shown at once (no transition), which a later preview or the final image (through
+    /// ``display(_:transition:contentMode:)``) replaces. Called only while the request loads,
+    /// never after its final image. Defaults to `display(image, transition: .none, contentMode:)`;
+    /// a view implements it to draw previews apart from the final image (to mark them, or to
+    /// count them).
+    func displayPreview(_ image: PlatformImage, contentMode: ImageContentMode?)
 }
 
 extension ImageDisplaying {
     /// Shows nothing, through `displayPlaceholder(nil)`.
     public func clearImage() { displayPlaceholder(nil) }
+
+    /// Shows the preview as an image, through `display(image, transition: .none, contentMode:)`.
+    public func displayPreview(_ image: PlatformImage, contentMode: ImageContentMode?) {
+        display(image, transition: .none, contentMode: contentMode)
+    }
 }
 
 /// How a newly loaded image replaces what the view showed.

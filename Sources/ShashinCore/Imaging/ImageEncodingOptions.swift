@@ -14,6 +14,10 @@ public struct ImageEncodingOptions: Sendable, Hashable, CustomStringConvertible 
     /// WebP (and HEIC/AVIF where the encoder supports it): write losslessly, every pixel kept.
     /// Default `false`.
     public var isLossless: Bool
+    /// JPEG: write a progressive file, whose first scans already give the whole picture, coarse,
+    /// so a viewer can show a preview while the rest downloads. Other formats ignore it; an
+    /// encoder that cannot write one writes a baseline JPEG. Default `false`.
+    public var isProgressive = false
 
     /// 0.85: photos look like the original at a fraction of PNG's size.
     public static let defaultQuality = 0.85
@@ -41,8 +45,13 @@ public struct ImageEncodingOptions: Sendable, Hashable, CustomStringConvertible 
         self.init(format: format, quality: quality)
     }
 
-    /// JPEG at `quality` (default 0.85). JPEG has no alpha: transparency is composited over white.
-    public static func jpeg(quality: Double = defaultQuality) -> Self { Self(format: .jpeg, quality: quality) }
+    /// JPEG at `quality` (default 0.85), baseline or `progressive`. JPEG has no alpha:
+    /// transparency is composited over white.
+    public static func jpeg(quality: Double = defaultQuality, progressive: Bool = false) -> Self {
+        var options = Self(format: .jpeg, quality: quality)
+        options.isProgressive = progressive
+        return options
+    }
     /// PNG: lossless, alpha kept.
     public static var png: Self { Self(format: .png) }
     /// WebP, lossy at `quality` (default 0.85) or lossless; alpha kept either way.
@@ -52,9 +61,11 @@ public struct ImageEncodingOptions: Sendable, Hashable, CustomStringConvertible 
     /// GIF: a single frame with a 256-colour palette.
     public static var gif: Self { Self(format: .gif) }
 
-    /// `jpeg(q=0.85)`, `png`, `webp(lossless)`: a stable text form, usable in cache keys.
+    /// `jpeg(q=0.85)`, `jpeg(q=0.85,progressive)`, `png`, `webp(lossless)`: a stable text
+    /// form, usable in cache keys.
     public var description: String {
         switch format {
+        case .jpeg where isProgressive: "\(format)(q=\(quality),progressive)"
         case .png, .gif, .bmp, .tiff: "\(format)"
         case .webp where isLossless, .heic where isLossless, .avif where isLossless: "\(format)(lossless)"
         default: "\(format)(q=\(quality))"
