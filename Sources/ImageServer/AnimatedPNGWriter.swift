@@ -173,7 +173,9 @@ public struct AnimatedPNGWriter: Sendable {
         return stream + bigEndian(Int(b << 16 | a))
     }
 
-    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    /// The CRC-32 of a PNG chunk's type and data (ISO 3309, as PNG uses it), for files built
+    /// byte by byte here and in the decoder tests.
+    package static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)

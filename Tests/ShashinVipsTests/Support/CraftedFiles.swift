@@ -1,6 +1,7 @@
 // libvips exists only where Shashin decodes with it (Linux); elsewhere this file is empty.
 #if canImport(ShashinVips)
 import Foundation
+import ImageServer
 
 /// Files built byte by byte, for what an encoder will not produce.
 enum CraftedFiles {
@@ -98,16 +99,7 @@ enum CraftedFiles {
 
     private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let typed = Array(type.utf8) + data
-        return bigEndian(UInt32(data.count)) + typed + bigEndian(crc32(typed))
-    }
-
-    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
+        return bigEndian(UInt32(data.count)) + typed + bigEndian(AnimatedPNGWriter.crc32(typed))
     }
 
     private static func adler32(_ bytes: [UInt8]) -> UInt32 {
