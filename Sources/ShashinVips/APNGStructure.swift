@@ -260,6 +260,7 @@ struct APNGStructure {
         PNGChunkGuard.printable((0..<4).map { UInt8(truncatingIfNeeded: type >> (24 - 8 * UInt32($0))) })
     }
 
+    /// The big-endian 32-bit number at `offset` (PNG's lengths, types and fields).
     static func uint32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
     }

@@ -23,7 +23,7 @@ enum PNGChunkGuard {
         var inflatedSoFar = 0
         var isAnimated = false, seenIDAT = false
         while offset + 12 <= bytes.count {
-            let length = Int(readUInt32(bytes, at: offset))
+            let length = Int(APNGStructure.uint32(bytes, offset))
             let typeBytes = UnsafeRawBufferPointer(rebasing: bytes[offset + 4..<offset + 8])
             let type = String(decoding: typeBytes, as: UTF8.self)
             let dataStart = offset + 8
@@ -88,9 +88,5 @@ enum PNGChunkGuard {
             }.joined(separator: " ")
         }
         return String(decoding: type, as: UTF8.self)
-    }
-
-    private static func readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
-        (0..<4).reduce(0) { $0 << 8 | UInt32(bytes[offset + $1]) }
     }
 }

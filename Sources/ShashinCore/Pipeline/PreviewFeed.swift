@@ -3,8 +3,8 @@ import Foundation
 /// Collects one download's body as it arrives (through `BodyObserver`) and hands over the bytes
 /// up to each newly completed scan of a progressive JPEG and the two bytes of the marker after
 /// it, with where that scan ends: at most one hand-over per chunk, however many scans it
-/// completed. The bytes handed over share the feed's storage (no copy). Anything else (a baseline JPEG, another format, damaged markers)
-/// stops it and frees what it held.
+/// completed. The bytes handed over share the feed's storage (no copy). Anything else (a
+/// baseline JPEG, another format, damaged markers) stops it and frees what it held.
 final class PreviewFeed: Sendable {
     private struct State {
         var data = Data()
