@@ -89,9 +89,8 @@ extension Array {
 }
 
 /// The order requests reached the server, recorded by route responders.
-final class ArrivalLog: @unchecked Sendable { // `entries` behind `lock`
-    private let lock = NSLock()
-    private var entries: [String] = []
-    func append(_ name: String) { lock.lock(); entries.append(name); lock.unlock() }
-    var names: [String] { lock.lock(); defer { lock.unlock() }; return entries }
+final class ArrivalLog: Sendable {
+    private let entries = Locked<[String]>([])
+    func append(_ name: String) { entries.withLock { $0.append(name) } }
+    var names: [String] { entries.current }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShashinCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,7 +16,7 @@ import Darwin
 /// let url = origin.url(.authChallenge)   // http://127.0.0.1:PORT/auth-challenge
 /// origin.stop()
 /// ```
-public final class HostileOrigin: @unchecked Sendable { // `state` behind `lock`; `listener`, `port`, `image` immutable
+public final class HostileOrigin: Sendable {
     private struct State {
         var clients: Set<Int32> = []
         var isStopped = false
@@ -27,8 +28,7 @@ public final class HostileOrigin: @unchecked Sendable { // `state` behind `lock`
     /// The body of ``HostileBehaviour/image`` and the other behaviours that send an image.
     public let image: Data
     private let listener: Int32
-    private let lock = NSLock()
-    private var state = State()
+    private let state = Locked(State())
 
     /// Listens on 127.0.0.1 at `port` (0: any free port) and starts accepting connections.
     public init(image: Data, port: UInt16 = 0) throws {
@@ -68,11 +68,11 @@ public final class HostileOrigin: @unchecked Sendable { // `state` behind `lock`
     }
 
     /// The requests read so far.
-    public var requestCount: Int { lock.withLock { state.requestCount } }
+    public var requestCount: Int { state.withLock { $0.requestCount } }
 
     /// Stops listening and closes every open connection (a stalled one included).
     public func stop() {
-        let wasRunning = lock.withLock { () -> Bool in
+        let wasRunning = state.withLock { state -> Bool in
             guard !state.isStopped else { return false }
             state.isStopped = true
             // Under the lock: a connection's thread closes its descriptor only after leaving
@@ -92,7 +92,7 @@ public final class HostileOrigin: @unchecked Sendable { // `state` behind `lock`
                 if errno == EINTR { continue }
                 return
             }
-            let admitted = lock.withLock { () -> Bool in
+            let admitted = state.withLock { state -> Bool in
                 guard !state.isStopped else { return false }
                 state.clients.insert(client)
                 return true
@@ -106,7 +106,7 @@ public final class HostileOrigin: @unchecked Sendable { // `state` behind `lock`
             #endif
             let thread = Thread { [self] in
                 serve(client)
-                lock.withLock {
+                state.withLock { state in
                     _ = state.clients.remove(client)
                     close(client)
                 }
@@ -118,7 +118,7 @@ public final class HostileOrigin: @unchecked Sendable { // `state` behind `lock`
 
     private func serve(_ client: Int32) {
         guard let head = readHead(client) else { return }
-        lock.withLock { state.requestCount += 1 }
+        state.withLock { $0.requestCount += 1 }
         let target = head.split(separator: " ", maxSplits: 2).dropFirst().first.map(String.init) ?? "/"
         let components = URLComponents(string: target)
         let name = String((components?.path ?? "/").dropFirst())

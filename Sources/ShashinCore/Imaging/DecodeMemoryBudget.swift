@@ -42,9 +42,7 @@ public final class DecodeMemoryBudget: @unchecked Sendable { // `reserved`, `nex
 
     /// Bytes reserved by decodes in flight.
     public var reservedBytes: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return reserved
+        condition.locked { reserved }
     }
 
     /// Reserves `estimate` bytes, waiting (blocking the calling thread) for earlier reservations
@@ -53,14 +51,14 @@ public final class DecodeMemoryBudget: @unchecked Sendable { // `reserved`, `nex
     public func reserve(_ estimate: Int) throws(ImagePipelineError) -> Reservation {
         let estimate = max(0, estimate)
         guard estimate <= bytes else { throw .decodeMemoryExceeded(estimate: estimate, budget: bytes) }
-        condition.lock()
-        let ticket = nextTicket
-        nextTicket += 1
-        while ticket != serving || reserved + estimate > bytes { condition.wait() }
-        reserved += estimate
-        serving += 1
-        condition.broadcast()
-        condition.unlock()
+        condition.locked {
+            let ticket = nextTicket
+            nextTicket += 1
+            while ticket != serving || reserved + estimate > bytes { condition.wait() }
+            reserved += estimate
+            serving += 1
+            condition.broadcast()
+        }
         return Reservation(budget: self, bytes: estimate)
     }
 
@@ -69,27 +67,27 @@ public final class DecodeMemoryBudget: @unchecked Sendable { // `reserved`, `nex
     /// holds its reservation for a whole download) and must not make decodes wait behind it.
     package func reserveIfAvailable(_ estimate: Int) -> Reservation? {
         let estimate = max(0, estimate)
-        condition.lock()
-        defer { condition.unlock() }
-        guard nextTicket == serving, reserved + estimate <= bytes else { return nil }
-        reserved += estimate
-        return Reservation(budget: self, bytes: estimate)
+        let fits = condition.locked { () -> Bool in
+            guard nextTicket == serving, reserved + estimate <= bytes else { return false }
+            reserved += estimate
+            return true
+        }
+        return fits ? Reservation(budget: self, bytes: estimate) : nil
     }
 
     fileprivate func release(_ amount: Int) {
-        condition.lock()
-        reserved -= amount
-        condition.broadcast()
-        condition.unlock()
+        condition.locked {
+            reserved -= amount
+            condition.broadcast()
+        }
     }
 
     /// Bytes held from a budget until `release()` (or deinitialisation) gives them back.
-    public final class Reservation: @unchecked Sendable { // `isReleased` behind `lock`; the rest immutable
+    public final class Reservation: Sendable {
         /// The bytes held.
         public let bytes: Int
         private let budget: DecodeMemoryBudget
-        private let lock = NSLock()
-        private var isReleased = false
+        private let isReleased = Locked(false)
 
         fileprivate init(budget: DecodeMemoryBudget, bytes: Int) {
             self.budget = budget
@@ -100,9 +98,9 @@ public final class DecodeMemoryBudget: @unchecked Sendable { // `reserved`, `nex
 
         /// Gives the bytes back; later calls do nothing.
         public func release() {
-            let first = lock.locked { () -> Bool in
-                defer { isReleased = true }
-                return !isReleased
+            let first = isReleased.withLock { released -> Bool in
+                defer { released = true }
+                return !released
             }
             if first { budget.release(bytes) }
         }

@@ -1,5 +1,13 @@
 import Foundation
 
+// The package's locking, one way per need:
+// - `Locked<Value>` when one lock guards one value (a struct of fields, when they change together);
+// - `NSLock.locked { }` when a class's lock guards several stored properties that its methods
+//   reach by name (`DiskStore`, `WorkQueue`);
+// - `NSCondition`, through the same `locked { }`, where a thread waits for a change
+//   (`DecodeMemoryBudget`).
+// No bare `lock()`/`unlock()` pairs: a closure cannot leave the lock held on an early exit.
+
 /// A value behind an `NSLock` (`Mutex` needs macOS 15 / iOS 18; we support older systems).
 /// `package`: the ImageServer keeps its state in these too.
 package final class Locked<Value>: @unchecked Sendable { // every access to `value` holds `lock`
@@ -8,8 +16,9 @@ package final class Locked<Value>: @unchecked Sendable { // every access to `val
 
     package init(_ value: Value) { self.value = value }
 
+    /// Runs `body` with the value, holding the lock; the error keeps its type.
     @discardableResult
-    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
@@ -18,9 +27,10 @@ package final class Locked<Value>: @unchecked Sendable { // every access to `val
     package var current: Value { withLock { $0 } }
 }
 
-extension NSLock {
-    /// `withLock` for systems older than the SDK's own (iOS 16 / macOS 13).
-    func locked<R>(_ body: () throws -> R) rethrows -> R {
+extension NSLocking {
+    /// Runs `body` holding the lock; the error keeps its type (the SDK's `withLock` needs iOS 16 /
+    /// macOS 13 and rethrows `any Error`).
+    package func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         lock()
         defer { unlock() }
         return try body()

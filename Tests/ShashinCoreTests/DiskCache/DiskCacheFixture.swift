@@ -63,14 +63,13 @@ func testLimits(sizeLimit: Int = 1 << 30, countLimit: Int = .max, inlineThreshol
 }
 
 /// The real file system, made to fail like a full disk or a read-only folder on demand.
-final class FaultyFileSystem: DiskFileSystem, @unchecked Sendable { // `failure` behind `lock`
+final class FaultyFileSystem: DiskFileSystem, Sendable {
     private let real = PosixFileSystem()
-    private let lock = NSLock()
-    private var failure: Int32?
+    private let failure = Locked<Int32?>(nil)
 
     /// From now on, creating, writing and renaming files fail with `code` (nil: they work again).
-    func fail(with code: Int32?) { lock.lock(); failure = code; lock.unlock() }
-    private var current: Int32? { lock.lock(); defer { lock.unlock() }; return failure }
+    func fail(with code: Int32?) { failure.withLock { $0 = code } }
+    private var current: Int32? { failure.current }
 
     func makeDirectory(_ path: String, mode: mode_t) throws(DiskCacheError) { try real.makeDirectory(path, mode: mode) }
 

@@ -110,10 +110,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     /// Closed by `DiskStoreRegistry` when the last `DiskCache` holding it goes; here only for a
     /// store that never reached the registry.
     deinit {
-        lock.lock()
-        let closed = isClosed
-        lock.unlock()
-        if !closed { finishShuttingDown() }
+        if !locked({ isClosed }) { finishShuttingDown() }
     }
 
     /// Writes what is pending, closes the index and releases the folder lock, after background
@@ -126,15 +123,15 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     }
 
     private func finishShuttingDown() {
-        lock.lock()
-        isClosed = true
-        readSessionTimer?.cancel()
-        readSessionTimer = nil
-        index.database.endReadSession()
-        try? writePendingAccessTimes()
-        pendingAccess.removeAll()
-        index.close()
-        lock.unlock()
+        locked {
+            isClosed = true
+            readSessionTimer?.cancel()
+            readSessionTimer = nil
+            index.database.endReadSession()
+            try? writePendingAccessTimes()
+            pendingAccess.removeAll()
+            index.close()
+        }
         close(lockDescriptor)
     }
 
@@ -142,20 +139,19 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
 
     func entry(forKey key: String) throws(DiskCacheError) -> DataCacheEntry? {
         let id = Self.rowID(for: key)
-        lock.lock()
-        // Lookups share a read transaction for up to `readSessionNanoseconds`: row and inline
-        // bytes come from one snapshot, and the lock on the WAL index is taken once, not per read.
-        if index.database.beginReadSession() { scheduleReadSessionCheck(after: Self.readSessionNanoseconds) }
-        let found: (size: Int, storedAt: Double, file: String?, metadata: Data?, data: Data?)?
-        do {
-            found = try withIndex { index throws(DiskCacheError) in try index.entry(id: id, key: key) }
-        } catch {
-            index.database.endReadSession()
-            lock.unlock()
-            throw error
+        let found = try locked { () throws(DiskCacheError) -> (size: Int, storedAt: Double, file: String?, metadata: Data?, data: Data?)? in
+            // Lookups share a read transaction for up to `readSessionNanoseconds`: row and inline
+            // bytes come from one snapshot, and the lock on the WAL index is taken once, not per read.
+            if index.database.beginReadSession() { scheduleReadSessionCheck(after: Self.readSessionNanoseconds) }
+            do throws(DiskCacheError) {
+                let found = try withIndex { index throws(DiskCacheError) in try index.entry(id: id, key: key) }
+                if found != nil { noteAccess(id) }
+                return found
+            } catch {
+                index.database.endReadSession()
+                throw error
+            }
         }
-        if found != nil { noteAccess(id) }
-        lock.unlock()
         guard let found else { return nil }
 
         let storedAt = Date(timeIntervalSince1970: found.storedAt)
@@ -210,11 +206,8 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     /// Writes the row (replacing any under the same id), then removes the replaced file.
     private func commit(id: Int64, key: String, data: Data?, size: Int, file: String?, metadata: Data?) throws(DiskCacheError) {
         let now = Date().timeIntervalSince1970
-        lock.lock()
-        let replaced: String?
-        let totals: (count: Int, size: Int)
-        do {
-            (replaced, totals) = try withIndex { index throws(DiskCacheError) in
+        let (replaced, startTrim) = try locked { () throws(DiskCacheError) -> (String?, Bool) in
+            let (replaced, totals) = try withIndex { index throws(DiskCacheError) in
                 try index.database.transaction { () throws(DiskCacheError) in
                     let replaced = try index.head(id: id)?.file
                     try index.upsert(id: id, key: key, size: size, storedAt: now, accessedAt: stamp(now),
@@ -222,15 +215,12 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
                     return (replaced, try index.totals())
                 }
             }
-        } catch {
-            lock.unlock()
-            throw error
+            pendingAccess[id] = nil
+            let overLimit = totals.size > limits.sizeLimit || totals.count > limits.countLimit
+            let startTrim = overLimit && !trimScheduled
+            if startTrim { trimScheduled = true }
+            return (replaced, startTrim)
         }
-        pendingAccess[id] = nil
-        let overLimit = totals.size > limits.sizeLimit || totals.count > limits.countLimit
-        let startTrim = overLimit && !trimScheduled
-        if startTrim { trimScheduled = true }
-        lock.unlock()
 
         if let replaced, replaced != file { fileSystem.removeFile(path(of: replaced)) }
         if startTrim { queue.async { [self] in trimIfNeeded() } }
@@ -338,12 +328,8 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
         return dataDirectory + "/" + (isOneComponent ? name : "not-an-entry")
     }
 
-    /// Runs `body` holding `lock`, keeping the error's type (`NSLock.withLock` rethrows `any Error`).
-    func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
-    }
+    /// Runs `body` holding `lock`.
+    func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R { try lock.locked(body) }
 
     /// A time for the access order, strictly after the last one handed out, so two uses in the
     /// same microsecond still have an order. Called under `lock`.
