@@ -36,7 +36,7 @@ struct BenchDecodeCommand: ParsableCommand {
 
     func run() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        let size = thumbnail.thumbnail
+        let size = thumbnail.maxPixelSize
         let context = ImageDecodingContext(format: ImageFormat(sniffing: data), thumbnail: resizeAfterDecode ? nil : thumbnail.options)
         let decoder = Decoder(decoder: PlatformImageDecoder(), resizeTo: resizeAfterDecode && size > 0 ? size : nil)
         let perThread = iterations / threads

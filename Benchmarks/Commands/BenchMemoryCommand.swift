@@ -48,7 +48,7 @@ struct BenchMemoryCommand: AsyncParsableCommand {
         let memoryCacheBytes = (pipeline.configuration.memoryCache as? MemoryCache)?.totalCost ?? 0
         try printJSONLine(Report(
             images: targets.count,
-            thumbnail: thumbnail.thumbnail,
+            thumbnail: thumbnail.maxPixelSize,
             outputs: sizes.sorted().joined(separator: " "),
             seconds: rounded(seconds, 2),
             idleResidentMB: Self.megabytes(idle),

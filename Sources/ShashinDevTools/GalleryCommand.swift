@@ -59,7 +59,7 @@ struct GalleryCommand: AsyncParsableCommand {
 
         let report = GalleryReport(
             server: server.baseURL.absoluteString, galleryImages: gallery.count, galleryBytes: galleryBytes,
-            generateSeconds: generateSeconds, thumbnailMaxPixelSize: self.thumbnail.thumbnail,
+            generateSeconds: generateSeconds, thumbnailMaxPixelSize: self.thumbnail.maxPixelSize,
             maxConcurrentDownloads: downloads.maxConcurrentDownloads, bytesDownloaded: server.bytesSent,
             requestsServed: server.totalRequests, maxDownloadsInFlight: server.maxInFlight,
             passes: passes, activeTasksAfter: pipeline.activeTaskCount
