@@ -19,7 +19,7 @@ demo: build
 # reason the memory suites run one after another (`--no-parallel`): each counts live vips objects,
 # vips-tracked bytes or peak memory for the whole process, which a neighbour's 10,000² decode moves.
 MEMORY_SUITES = DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory|DecodeBudgetMemory|theDirectPathReleasesEverythingOnEveryPath
-# Suites that start `shashin` processes (and kill them), in a process of their own: they load the
+# Suites that start `shashin` and `shashin-dev` processes (and kill them), in a process of their own: they load the
 # machine in bursts the socket tests' waits need not share. (The header flood holds the thread
 # libcurl shares between every URLSession of a process.)
 PROCESS_SUITES = DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests|LiveToolAuthenticationTests|SoakTests|HostileHeaderFloodTests
@@ -57,7 +57,7 @@ docs: deps
 # Core Graphics types are signature-only stand-ins (Sources/Shashin/AppleShape/). Any line outside
 # the platform files that assumes `PlatformImage` is `Bitmap`, or sends an image where NSImage
 # (Sendable only from macOS 14) cannot go, fails here as it would on a Mac. It builds the core,
-# Shashin, ImageServer, the `shashin` tool and the shared tests (ShashinCoreTests, ShashinTests,
+# Shashin, ImageServer, the `shashin`, `shashin-bench` and `shashin-dev` tools and the shared tests (ShashinCoreTests, ShashinTests,
 # ImageServerTests); the libvips targets are left out, as on Apple platforms, where ImageIO decodes.
 # The Apple-only files themselves (ImageIO, Core Graphics, UIKit) need a Mac: the hosted Apple CI.
 # It builds in `.build`, the plain build's folder: only this package's own modules change under
@@ -81,9 +81,10 @@ test-core-tsan:
 # Every comparison script and benchmark command of `make bench` in its smoke mode: the debug build
 # `make test` has made, tiny counts, about a minute, figures discarded. It proves the tools still
 # run end to end (a script that rots fails CI, not the next person who needs its figure).
-# Installs what they compare against (Pillow, vipsthumbnail, nginx-light). Not covered: the
-# ordo-one benchmarks in Benchmarks/, a package of their own whose build (release, every dependency
-# again) would cost CI more than the whole suite; `make bench` runs them.
+# Installs what they compare against (Pillow, vipsthumbnail, nginx-light). The commands are
+# `shashin-bench`'s, a product of this package (sources in Benchmarks/Commands). Not covered: the
+# ordo-one benchmarks of Benchmarks/Package.swift, a package of their own whose build (release,
+# every dependency again) would cost CI more than the whole suite; `make bench` runs them.
 bench-smoke: deps
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-decode-vs-pillow.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-process-vs-pillow.sh
@@ -91,7 +92,7 @@ bench-smoke: deps
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-memory.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-network.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-progressive.sh
-	$$($(SWIFT) build --show-bin-path)/shashin bench-disk --counts 200 --passes 1
+	$$($(SWIFT) build --show-bin-path)/shashin-bench disk --counts 200 --passes 1
 
 # The benchmarks (ordo-one/benchmark, in Benchmarks/), the side-by-side decode (JPEG, PNG, WebP;
 # vipsthumbnail for reference) and processor comparisons with Pillow, peak memory over 100
@@ -105,8 +106,8 @@ bench: deps
 	SWIFT=$(SWIFT) scripts/bench-process-vs-pillow.sh
 	SWIFT=$(SWIFT) scripts/bench-animation-vs-pillow.sh
 	SWIFT=$(SWIFT) scripts/bench-memory.sh
-	$(SWIFT) build -c release --product shashin
-	$$($(SWIFT) build -c release --show-bin-path)/shashin bench-disk
+	$(SWIFT) build -c release --product shashin-bench
+	$$($(SWIFT) build -c release --show-bin-path)/shashin-bench disk
 	SWIFT=$(SWIFT) scripts/bench-network.sh
 	SWIFT=$(SWIFT) scripts/bench-progressive.sh
 

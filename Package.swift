@@ -43,6 +43,8 @@ let package = Package(
         .library(name: "ShashinAsyncHTTPClient", targets: ["ShashinAsyncHTTPClient"]),
         .library(name: "ImageServer", targets: ["ImageServer"]),
         .executable(name: "shashin", targets: ["ShashinCLI"]),
+        .executable(name: "shashin-bench", targets: ["ShashinBench"]),
+        .executable(name: "shashin-dev", targets: ["ShashinDevTools"]),
     ],
     dependencies: [
         // The ImageServer's transport: HTTP/1.1, TLS with a certificate made at start, HTTP/2 by ALPN.
@@ -126,6 +128,13 @@ let package = Package(
         // The demo's scripted scroll, its recordings and their scoring: a library so tests reach them.
         .target(name: "ShashinFeed", dependencies: ["ShashinCore"]),
 
+        // What the three executables share: option groups, the one-line JSON printer, SplitMix64.
+        .target(
+            name: "ShashinToolSupport",
+            dependencies: ["Shashin", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
+        // `shashin`, the user's tool: demo, fetch, http, cache, serve, generate.
         .executableTarget(
             name: "ShashinCLI",
             dependencies: [
@@ -133,7 +142,35 @@ let package = Package(
                 "ShashinFeed",
                 "ImageServer",
                 "ShashinAsyncHTTPClient",
+                "ShashinToolSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // `shashin-bench`, the benchmark commands the scripts in scripts/bench-*.sh run. A target of
+        // this package (Benchmarks/Package.swift, the ordo-one harness, is a package apart whose
+        // build compiles every dependency again): `swift build` builds it with the rest.
+        .executableTarget(
+            name: "ShashinBench",
+            dependencies: [
+                "Shashin",
+                "ImageServer",
+                "ShashinAsyncHTTPClient",
+                "ShashinToolSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/Commands"
+        ),
+
+        // `shashin-dev`, the developer tools: the soak, the crash tests' cache writer, the gallery
+        // load, the hostile origin.
+        .executableTarget(
+            name: "ShashinDevTools",
+            dependencies: [
+                "Shashin",
+                "ImageServer",
+                "ShashinToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

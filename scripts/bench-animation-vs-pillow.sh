@@ -31,13 +31,13 @@ source scripts/bench-common.sh
 file="$workdir/animation-${FRAMES}x480x270.$suffix"
 python3 scripts/pillow_animation.py make "$file" --frames "$FRAMES" --seed "$SEED"
 
-export SHASHIN_BIN="$shashin" BENCH_FILE="$file" ROUNDS ITERATIONS THUMBNAIL
+export SHASHIN_BENCH="$bench" BENCH_FILE="$file" ROUNDS ITERATIONS THUMBNAIL
 exec python3 - <<'PY'
 import json, os, statistics, subprocess, sys
 sys.path.insert(0, "scripts")  # the script runs from the repository root
 import bench_machine
 
-shashin, path = os.environ["SHASHIN_BIN"], os.environ["BENCH_FILE"]
+bench, path = os.environ["SHASHIN_BENCH"], os.environ["BENCH_FILE"]
 rounds, iterations, size = int(os.environ["ROUNDS"]), int(os.environ["ITERATIONS"]), os.environ["THUMBNAIL"]
 load_before = os.getloadavg()[0]
 
@@ -49,7 +49,7 @@ def run(command):
     return result
 
 commands = {
-    "shashin": [shashin, "bench-decode", path, "--threads", "1", "--iterations", str(iterations), "--thumbnail", size],
+    "shashin": [bench, "decode", path, "--threads", "1", "--iterations", str(iterations), "--thumbnail", size],
     "pillow": [sys.executable, "scripts/pillow_animation.py", "bench", path, "--iterations", str(iterations), "--thumbnail", size],
 }
 speed = {tool: [] for tool in commands}

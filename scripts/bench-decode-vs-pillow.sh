@@ -50,13 +50,13 @@ for format in $FORMATS; do
     files+=("$file")
 done
 
-export SHASHIN_BIN="$shashin" BENCH_FILES="${files[*]}" WORKDIR="$workdir" ROUNDS ITERATIONS THUMBNAIL
+export SHASHIN_BENCH="$bench" BENCH_FILES="${files[*]}" WORKDIR="$workdir" ROUNDS ITERATIONS THUMBNAIL
 exec python3 - <<'PY'
 import json, os, platform, shutil, statistics, subprocess, sys, time
 sys.path.insert(0, "scripts")  # the script runs from the repository root
 import bench_machine
 
-shashin, files, workdir = os.environ["SHASHIN_BIN"], os.environ["BENCH_FILES"].split(), os.environ["WORKDIR"]
+bench, files, workdir = os.environ["SHASHIN_BENCH"], os.environ["BENCH_FILES"].split(), os.environ["WORKDIR"]
 rounds, iterations, size = int(os.environ["ROUNDS"]), int(os.environ["ITERATIONS"]), os.environ["THUMBNAIL"]
 pillow_script = os.path.join("scripts", "pillow_thumbnail.py")
 vipsthumbnail = shutil.which("vipsthumbnail")
@@ -67,7 +67,7 @@ def run(command, env=None):
     return json.loads(out)
 
 def shashin_run(path, workers):
-    return run([shashin, "bench-decode", path, "--threads", str(workers), "--iterations", str(iterations), "--thumbnail", size])
+    return run([bench, "decode", path, "--threads", str(workers), "--iterations", str(iterations), "--thumbnail", size])
 
 def pillow_run(path, workers):
     # ImageCms to sRGB only for the Display P3 photo (the others carry no profile).

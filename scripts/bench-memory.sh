@@ -2,7 +2,7 @@
 # Peak memory while decoding 100 different 12 MP JPEGs (4000×3000, ~2 MB each) as 256 px
 # thumbnails one after another, through a default pipeline (memory cache on, disk cache off),
 # served over loopback by `shashin serve` in a process of its own. Prints the JSON line of
-# `shashin bench-memory` and a one-line verdict.
+# `shashin-bench memory` and a one-line verdict.
 #
 #   scripts/bench-memory.sh                 # from the repository root; builds release first
 #   COUNT=20 scripts/bench-memory.sh
@@ -46,7 +46,7 @@ base=${base%/}
 urls=()
 for file in "${files[@]}"; do urls+=("$base/files/$(basename "$file")"); done
 
-result=$("$shashin" bench-memory --thumbnail "$THUMBNAIL" --warm-up "$base/gen/1-16x16.png" "${urls[@]}")
+result=$("$bench" memory --thumbnail "$THUMBNAIL" --warm-up "$base/gen/1-16x16.png" "${urls[@]}")
 echo "$result"
 python3 - "$result" <<'PY'
 import json, os, sys

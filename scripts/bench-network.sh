@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The network loaders side by side (issue 10): nginx on loopback serves 200 JPEGs of ~50 KB
-# under 2,000 distinct URLs; `shashin bench-network` then measures, in one process, alternating
+# under 2,000 distinct URLs; `shashin-bench network` then measures, in one process, alternating
 # the order each round, `pipeline.data(for:)` on the AsyncHTTPClient loader, bare
 # AsyncHTTPClient and `pipeline.data(for:)` on the URLSession loader (6 in flight, medians of 5
 # rounds, CPU time per request); then decoding to 96 px thumbnails pinned to 1 core and to 2
@@ -65,8 +65,8 @@ base="http://127.0.0.1:$port"
 echo "== machine"
 echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $(nproc) cores; $(uname -srm); $("$SWIFT" --version 2>&1 | grep -m1 'Swift version'); $(nginx -v 2>&1)"
 echo "== loaders: $urls URLs over $files files, 6 in flight, $rounds rounds"
-"$shashin" bench-network --base "$base" --files "$files" --urls "$urls" --rounds "$rounds"
+"$bench" network --base "$base" --files "$files" --urls "$urls" --rounds "$rounds"
 echo "== thumbnails (96 px), 1 core"
-taskset -c 0 "$shashin" bench-network --thumbnails --base "$base" --files "$files" --urls "$urls" --rounds "$rounds"
+taskset -c 0 "$bench" network --thumbnails --base "$base" --files "$files" --urls "$urls" --rounds "$rounds"
 echo "== thumbnails (96 px), 2 cores"
-taskset -c 0,1 "$shashin" bench-network --thumbnails --base "$base" --files "$files" --urls "$urls" --rounds "$rounds"
+taskset -c 0,1 "$bench" network --thumbnails --base "$base" --files "$files" --urls "$urls" --rounds "$rounds"

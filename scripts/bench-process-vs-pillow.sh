@@ -23,13 +23,13 @@ source scripts/bench-common.sh
 png="$workdir/graphic-1024x1024.png"
 "$shashin" generate --format png --width 1024 --height 1024 --seed "$SEED" -o "$png" >&2
 
-export SHASHIN_BIN="$shashin" BENCH_PNG="$png" ROUNDS ITERATIONS SEED
+export SHASHIN_BENCH="$bench" BENCH_PNG="$png" ROUNDS ITERATIONS SEED
 exec python3 - <<'PY'
 import json, os, platform, statistics, subprocess, sys
 sys.path.insert(0, "scripts")  # the script runs from the repository root
 import bench_machine
 
-shashin, png = os.environ["SHASHIN_BIN"], os.environ["BENCH_PNG"]
+bench, png = os.environ["SHASHIN_BENCH"], os.environ["BENCH_PNG"]
 rounds, iterations, seed = int(os.environ["ROUNDS"]), os.environ["ITERATIONS"], os.environ["SEED"]
 pillow_script = os.path.join("scripts", "pillow_process.py")
 ops = [("resize", "resize 1024² → 256² (Lanczos 3)", None), ("rounded", "rounded corners, radius 64", "64"),
@@ -41,7 +41,7 @@ def run(command):
     return json.loads(out)
 
 def shashin_run(op, radius):
-    return run([shashin, "bench-process", "--op", op, "--iterations", iterations, "--seed", seed]
+    return run([bench, "process", "--op", op, "--iterations", iterations, "--seed", seed]
                + (["--radius", radius] if radius else []))
 
 def pillow_run(op, radius):

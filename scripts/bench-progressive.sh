@@ -21,4 +21,4 @@ channels = [Image.blend(field, Image.effect_noise((w, h), 64).filter(ImageFilter
 Image.merge('RGB', channels).save(sys.argv[1], quality=85, progressive=True)
 PY
 echo "$(stat -c %s "$workdir/progressive.jpg") bytes; $(nproc) cores" >&2
-"$shashin" bench-progressive "$workdir/progressive.jpg" --bandwidth 600 --thumbnail 300 "$@"
+"$bench" progressive "$workdir/progressive.jpg" --bandwidth 600 --thumbnail 300 "$@"

@@ -8,8 +8,8 @@
   pillow_animation.py bench FILE [--iterations 10 --thumbnail 128]
       decodes every frame to a thumbnail, over and over, as a Python service making animated
       thumbnails does: ImageSequence.Iterator + convert('RGBA') + thumbnail((size, size)), each
-      frame kept with its duration. The file is read into memory once, as Shashin's
-      bench-decode does. One process (one core), after one warm-up decode.
+      frame kept with its duration. The file is read into memory once, as `shashin-bench
+      decode` does. One process (one core), after one warm-up decode.
 
 Prints one JSON line: {"tool": "pillow", "images_per_second": ..., "frames": ..., "output": ...}.
 """

@@ -2,7 +2,7 @@
 """Pillow's side of the processor comparison: one operation on a 1024×1024 RGBA image, over and over.
 
 The image is the PNG `shashin generate --format png --width 1024 --height 1024 --seed 1` writes
-(lossless: the same pixels `shashin bench-process` builds in memory), loaded and converted to RGBA
+(lossless: the same pixels `shashin-bench process` builds in memory), loaded and converted to RGBA
 once, before measuring. Each run is what a Python image service would write:
 
   resize   im.resize((256, 256), Image.LANCZOS)            (Pillow premultiplies RGBA itself)

@@ -3,8 +3,8 @@
 
 Each decode is what a Python image service does for a list thumbnail:
 Image.open + draft('RGB', (size, size)) (libjpeg-turbo's DCT-domain 1/2, 1/4 or 1/8 scaling)
-+ thumbnail((size, size)) + load(). The file is read into memory once, as Shashin's
-bench-decode does, so neither side measures the file system.
++ thumbnail((size, size)) + load(). The file is read into memory once, as `shashin-bench
+decode` does, so neither side measures the file system.
 
 With --processes N, N worker processes (multiprocessing; Pillow holds the GIL while decoding,
 so threads would not scale) each decode iterations/N images at once, after a warm-up image each;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Probes `shashin fetch` (the pipeline) and `shashin http get --cache-dir` (the HTTP cache) against
-# `shashin hostile`, a raw-TCP origin that breaks HTTP's rules in exact bytes, then decodes
+# `shashin-dev hostile`, a raw-TCP origin that breaks HTTP's rules in exact bytes, then decodes
 # issue 13's memory shapes from files; prints a Markdown table (behaviour, command, outcome,
 # time, peak memory) for RELIABILITY.md.
 #
@@ -19,9 +19,12 @@ LIFTED=${LIFTED:-0}
 LOADERS=${LOADERS:-asynchttpclient urlsession}
 
 NEED_PILLOW=1 scripts/install-deps.sh >&2 # libvips-tools: `vips` writes the progressive JPEG
-echo "Building shashin ($CONFIG)…" >&2
+echo "Building shashin and shashin-dev ($CONFIG)…" >&2
 "$SWIFT" build -c "$CONFIG" --product shashin >&2
-shashin="$("$SWIFT" build -c "$CONFIG" --show-bin-path)/shashin"
+"$SWIFT" build -c "$CONFIG" --product shashin-dev >&2
+bin_path=$("$SWIFT" build -c "$CONFIG" --show-bin-path)
+shashin="$bin_path/shashin"
+dev="$bin_path/shashin-dev"
 
 work=$(mktemp -d)
 origin_pid=""
@@ -31,13 +34,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$shashin" hostile --port 0 > "$work/origin.log" 2>&1 &
+"$dev" hostile --port 0 > "$work/origin.log" 2>&1 &
 origin_pid=$!
 for _ in $(seq 1 100); do grep -q "listening" "$work/origin.log" 2>/dev/null && break; sleep 0.1; done
 base=$(sed -n 's/^HostileOrigin listening on \(http:[^ ]*\)$/\1/p' "$work/origin.log")
 [[ -n "$base" ]] || { echo "the hostile origin did not start" >&2; cat "$work/origin.log" >&2; exit 1; }
 # A second origin: the target of the redirect to another loopback port.
-"$shashin" hostile --port 0 > "$work/other.log" 2>&1 &
+"$dev" hostile --port 0 > "$work/other.log" 2>&1 &
 other_pid=$!
 trap 'kill "$other_pid" 2>/dev/null; cleanup' EXIT
 for _ in $(seq 1 100); do grep -q "listening" "$work/other.log" 2>/dev/null && break; sleep 0.1; done

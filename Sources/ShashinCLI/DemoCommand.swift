@@ -3,6 +3,7 @@ import Foundation
 import ImageServer
 import Shashin
 import ShashinFeed
+import ShashinToolSupport
 
 /// `shashin demo`: a headless feed scrolled by a script against the embedded ImageServer, once
 /// per strategy (naive, the pipeline alone, the pipeline with the scroll-aware display layer) —
@@ -29,8 +30,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Bandwidth of each response, in kilobytes per second (0: unlimited).")
     var bandwidth = 600
 
-    @Option(help: "Downloads at once in the pipeline.")
-    var maxConcurrentDownloads = 6
+    @OptionGroup var downloads: DownloadsOption
 
     @Option(help: "Shashin strategy: rows per second above which scrolling defers network work.")
     var fastScrollVelocity = VisibleItemsLoader<Int>.Policy().fastScrollVelocity
@@ -68,11 +68,11 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Write no pictures.")
     var noPictures = false
 
-    @Flag(help: "Print the report as one JSON object keyed by strategy on standard output.")
-    var json = false
+    /// The JSON report is one object keyed by strategy.
+    @OptionGroup var output: JSONOutputOption
 
     func validate() throws {
-        guard rows >= viewport, viewport >= 1, thumbnail >= 8, latency >= 0, bandwidth >= 0, maxConcurrentDownloads >= 1,
+        guard rows >= viewport, viewport >= 1, thumbnail >= 8, latency >= 0, bandwidth >= 0,
               rounds >= 1 else {
             throw ValidationError("Needs rows ≥ viewport ≥ 1, a thumbnail of at least 8 px, non-negative network settings and at least one round.")
         }
@@ -175,12 +175,12 @@ struct DemoCommand: AsyncParsableCommand {
             let report = FeedReport(
                 settings: .init(rows: command.rows, viewportRows: command.viewport, thumbnailPixels: command.thumbnail,
                                 latencyMs: command.latency, bytesPerSecondPerResponse: command.bandwidth * 1000,
-                                maxConcurrentDownloads: command.maxConcurrentDownloads, scriptSeconds: script.duration,
+                                maxConcurrentDownloads: command.downloads.maxConcurrentDownloads, scriptSeconds: script.duration,
                                 server: address, diskCache: command.noDiskCache ? nil : cacheFolder.path,
                                 rounds: command.rounds, orders: orders.map { $0.map(\.rawValue) },
                                 progressive: command.progressive ? DemoCommand.progressiveScale : nil),
                 strategies: metrics, pictures: pictures)
-            print(command.json ? report.json : report.text)
+            print(command.output.json ? report.json : report.text)
         }
 
         private var cacheFolder: URL {
@@ -249,7 +249,7 @@ struct DemoCommand: AsyncParsableCommand {
                                   cache: URL?) throws -> (any FeedStrategy, DiskCache?) {
             var configuration = ImagePipeline.Configuration()
             configuration.dataLoader = URLSessionDataLoader()
-            configuration.maxConcurrentDownloads = command.maxConcurrentDownloads
+            configuration.maxConcurrentDownloads = command.downloads.maxConcurrentDownloads
             let diskCache = try cache.map { try DiskCache(directory: $0) }
             configuration.diskCache = diskCache
             if command.noResume { configuration.resumableData = nil }

@@ -7,7 +7,7 @@ import Glibc
 
 /// Kills a process writing to a disk cache with SIGKILL at a random moment, 20 times, and checks
 /// after each reopen that every entry the cache serves is byte-identical to what was written.
-/// The writer is `shashin cache-writer`, built next to this test bundle.
+/// The writer is `shashin-dev cache-writer`, built next to this test bundle.
 @Suite("DiskCache crash safety")
 struct DiskCacheCrashTests {
     @Test func killingTheWriterNeverLeavesATornEntry() async throws {
@@ -26,7 +26,7 @@ struct DiskCacheCrashTests {
     }
 
     static func crashRounds() throws -> Outcome {
-        let executable = try Self.shashinExecutable()
+        let executable = try Self.executable("shashin-dev")
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("shashin-crash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var random = SystemRandomNumberGenerator()
@@ -71,15 +71,16 @@ struct DiskCacheCrashTests {
         return outcome
     }
 
-    /// `shashin`, built into the same folder as the test bundle.
-    static func shashinExecutable() throws -> URL {
+    /// The package's executable `name` (`shashin`, `shashin-dev`), built into the same folder as
+    /// the test bundle (`swift build --build-tests` builds every product).
+    static func executable(_ name: String) throws -> URL {
         let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent("shashin"),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("shashin"),
-            Bundle(for: Marker.self).bundleURL.deletingLastPathComponent().appendingPathComponent("shashin"),
+            Bundle.main.bundleURL.appendingPathComponent(name),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name),
+            Bundle(for: Marker.self).bundleURL.deletingLastPathComponent().appendingPathComponent(name),
         ]
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw CrashTestError(description: "no shashin executable near the tests (run `swift build --build-tests`): \(candidates.map(\.path))")
+            throw CrashTestError(description: "no \(name) executable near the tests (run `swift build --build-tests`): \(candidates.map(\.path))")
         }
         return found
     }

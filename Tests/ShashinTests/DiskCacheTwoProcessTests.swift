@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// Two `shashin cache-writer` processes write into one cache folder at once, drawing keys from
+/// Two `shashin-dev cache-writer` processes write into one cache folder at once, drawing keys from
 /// the same 300, while this process reads the folder through a `DiskCache` of its own; one
 /// writer is killed with SIGKILL mid-writes, the other is stopped cleanly, and the folder is
 /// reopened. Every entry served, at any time, must be exactly one write a writer made for that
@@ -35,7 +35,7 @@ struct DiskCacheTwoProcessTests {
     }
 
     static func sharedRounds() throws -> Outcome {
-        let executable = try DiskCacheCrashTests.shashinExecutable()
+        let executable = try DiskCacheCrashTests.executable("shashin-dev")
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("shashin-two-process-\(UUID().uuidString)")
         let stopFile = folder.path + ".stop"
         defer {
@@ -127,7 +127,7 @@ struct DiskCacheTwoProcessTests {
         return served
     }
 
-    /// A `shashin cache-writer` child, its output and errors gathered as they come.
+    /// A `shashin-dev cache-writer` child, its output and errors gathered as they come.
     final class Writer: @unchecked Sendable {
         let process = Process()
         private let output = Pipe(), errors = Pipe()
@@ -201,7 +201,7 @@ struct DiskCacheTwoProcessTests {
         private func write(seed: UInt64, version: Int) -> (key: Int, size: Int, removal: Bool) {
             var list = writes[seed] ?? []
             var state = states[seed] ?? seed
-            func next() -> UInt64 { // SplitMix64, as CacheWriterContent.Generator
+            func next() -> UInt64 { // SplitMix64, as the writer's (ShashinToolSupport.SplitMix64)
                 state &+= 0x9e37_79b9_7f4a_7c15
                 var z = state
                 z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9

@@ -18,7 +18,7 @@ struct LiveToolTests {
     static func execute(_ arguments: [String]) async throws -> Outcome {
         try await offThePool { () throws -> Outcome in
             let process = Process()
-            process.executableURL = try DiskCacheCrashTests.shashinExecutable()
+            process.executableURL = try DiskCacheCrashTests.executable("shashin")
             process.arguments = arguments
             let out = Pipe()
             process.standardOutput = out

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 
-/// The short soak: `shashin soak` with fewer requests and URLs, run as a process next to this
+/// The short soak: `shashin-dev soak` with fewer requests and URLs, run as a process next to this
 /// test bundle, against its embedded server's scheduled faults. It asserts the tool's own
 /// invariants (exit status and report) and that the run really exercised what it claims: every
 /// fault kind injected, every way of ending seen, originals checked on disk.
 ///
-/// A process, not in-process code: the soak lives in the command-line tool, which tests cannot
-/// import, and its resident-memory check needs a process of its own.
+/// A process, not in-process code: the soak lives in the developer tool `shashin-dev`, which
+/// tests cannot import, and its resident-memory check needs a process of its own.
 @Suite("Soak under faults")
 struct SoakTests {
     /// Enough requests that every fault kind comes up dozens of times and both caches (4 MB each
@@ -21,7 +21,7 @@ struct SoakTests {
         // Waiting on the process blocks: on a thread of its own, not the Swift pool.
         let (process, data) = try await offThePool { () throws -> (Process, Data) in
             let process = Process()
-            process.executableURL = try DiskCacheCrashTests.shashinExecutable()
+            process.executableURL = try DiskCacheCrashTests.executable("shashin-dev")
             process.arguments = Self.arguments
             let output = Pipe()
             process.standardOutput = output
@@ -67,7 +67,7 @@ struct SoakTests {
         #expect(report.disk.problems.isEmpty, "\(report.disk.problems)")
     }
 
-    /// The parts of `shashin soak --json` this test reads.
+    /// The parts of `shashin-dev soak --json` this test reads.
     struct Report: Decodable {
         struct Server: Decodable { var faultsInjected: [String: Int] }
         struct PipelineAfter: Decodable { var activeTasks, backgroundWork, jobs, queued, running: Int }

@@ -7,7 +7,7 @@ import Glibc
 /// (`RssAnon`: the heap) and its file-backed part (`RssFile`: mapped files, such as the disk
 /// cache's SQLite database), and the peak `VmHWM`; `nil` where there is no `/proc` (macOS).
 ///
-/// The one reader of the process's memory for the soak, `shashin bench-memory` and the memory
+/// The one reader of the process's memory for the soak, `shashin-bench memory` and the memory
 /// tests (`package`: not part of the library's API).
 package struct ResidentMemory: Sendable, Codable {
     /// Resident bytes now (`VmRSS`).

@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), for naming disk-cache entries by a hash of their key: CryptoKit is not
 /// on Linux, and the core takes no package dependency for one function. Allocation-free apart
 /// from the returned digest (and `prefix64` allocates nothing): it runs on every cache lookup.
-/// `package`: `shashin soak` checks the disk cache's entries against the server's bytes with it.
+/// `package`: `shashin-dev soak` checks the disk cache's entries against the server's bytes with it.
 package struct SHA256 {
     private typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
 

@@ -3,7 +3,7 @@ import Foundation
 import ImageServer
 import Shashin
 
-/// `shashin hostile`: the raw-TCP ``HostileOrigin``, standalone, until interrupted.
+/// `shashin-dev hostile`: the raw-TCP ``HostileOrigin``, standalone, until interrupted.
 struct HostileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hostile",

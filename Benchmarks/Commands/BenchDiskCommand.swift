@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
 import Shashin
+import ShashinToolSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// `shashin bench-disk`: the disk cache's benchmarks, printed as Markdown tables.
+/// `shashin-bench disk`: the disk cache's benchmarks, printed as Markdown tables.
 ///
 /// - `thresholds`: reading entries of 1–256 KB stored inline in the SQLite index against the
 ///   same entries in files, to find where files start to win (`DiskCache.defaultInlineThreshold`).
@@ -22,9 +23,8 @@ import Darwin
 ///   apart. Seconds, not minutes: for before/after comparisons and profiling (`--only`).
 struct BenchDiskCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench-disk",
-        abstract: "Measure the disk cache against a file-per-entry store; prints Markdown tables.",
-        shouldDisplay: false
+        commandName: "disk",
+        abstract: "Measure the disk cache against a file-per-entry store; prints Markdown tables."
     )
 
     enum Mode: String, ExpressibleByArgument { case thresholds, scale, read, all }
@@ -77,7 +77,7 @@ struct BenchDiskCommand: ParsableCommand {
                 try files.store(data, metadata: Data(repeating: 1, count: 200), forKey: key)
                 keys.append(key)
             }
-            var random = BenchBytes.Generator(seed: UInt64(kilobytes))
+            var random = SplitMix64(seed: UInt64(kilobytes))
             keys.shuffle(using: &random)
             let (inlineMicros, fileMicros) = try interleaved(
                 { try readAll(inline, keys, size) }, { try readAll(files, keys, size) }, perPass: keys.count)
@@ -136,7 +136,7 @@ struct BenchDiskCommand: ParsableCommand {
 
             let cache = try DiskCache(directory: cacheURL, sizeLimit: .max, syncsFiles: false)
             cache.flush()
-            var random = BenchBytes.Generator(seed: UInt64(count))
+            var random = SplitMix64(seed: UInt64(count))
             probes.shuffle(using: &random)
             var ours: [Double] = [], theirs: [Double] = [], plains: [Double] = []
             for pass in 0..<(passes * 2) {
@@ -195,7 +195,7 @@ struct BenchDiskCommand: ParsableCommand {
         }
         inline.flush(); files.flush()
         let plain = plainPaths[0]
-        var random = BenchBytes.Generator(seed: UInt64(count))
+        var random = SplitMix64(seed: UInt64(count))
         probes.shuffle(using: &random)
         // Like `Data(contentsOf:)` of one file: the same entry, its bytes hot in the CPU's caches.
         let repeated = [String](repeating: probes[0], count: probes.count)
@@ -314,23 +314,8 @@ struct BenchDiskCommand: ParsableCommand {
 
 /// Deterministic bytes for the benchmark's entries.
 enum BenchBytes {
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
-    }
-
     static func make(_ size: Int, seed: Int) -> Data {
-        var generator = Generator(seed: UInt64(truncatingIfNeeded: seed))
-        var words = [UInt64](repeating: 0, count: (size + 7) / 8)
-        for index in words.indices { words[index] = generator.next() }
-        return words.withUnsafeBytes { Data($0.prefix(size)) }
+        SplitMix64.bytes(count: size, seed: UInt64(truncatingIfNeeded: seed))
     }
 }
 

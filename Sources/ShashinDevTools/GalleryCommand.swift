@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import ImageServer
 import Shashin
+import ShashinToolSupport
 
-/// `shashin gallery`: an embedded ImageServer with a generated gallery (and a few scripted faulty
+/// `shashin-dev gallery`: an embedded ImageServer with a generated gallery (and a few scripted faulty
 /// URLs), loaded through the pipeline as thumbnails, twice: from the network, then from memory.
 struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,11 +15,9 @@ struct GalleryCommand: AsyncParsableCommand {
     @Option(help: "Images in the gallery.")
     var count = 300
 
-    @Option(help: "Longest side of each thumbnail, in pixels.")
-    var thumbnail = 256
+    @OptionGroup var thumbnail: ThumbnailSizeOption
 
-    @Option(help: "Downloads at once.")
-    var maxConcurrentDownloads = 6
+    @OptionGroup var downloads: DownloadsOption
 
     @Option(help: "Seed of the generated gallery.")
     var seed: UInt64 = 1
@@ -26,8 +25,7 @@ struct GalleryCommand: AsyncParsableCommand {
     @Flag(help: "Leave out the few scripted faulty URLs (404, HTML, truncated body, dropped connection).")
     var noFaults = false
 
-    @Flag(help: "Print the summary as one JSON object on standard output.")
-    var json = false
+    @OptionGroup var output: JSONOutputOption
 
     func run() async throws {
         let server = ImageServer()
@@ -48,9 +46,9 @@ struct GalleryCommand: AsyncParsableCommand {
         server.resetCounters()
 
         var configuration = ImagePipeline.Configuration()
-        configuration.maxConcurrentDownloads = maxConcurrentDownloads
+        configuration.maxConcurrentDownloads = downloads.maxConcurrentDownloads
         let pipeline = ImagePipeline(configuration: configuration)
-        let thumbnail = ThumbnailOptions(maxPixelSize: self.thumbnail)
+        let thumbnail = self.thumbnail.options
 
         var passes: [GalleryReport.Pass] = []
         for name in ["first pass (cold)", "second pass (warm)"] {
@@ -61,19 +59,19 @@ struct GalleryCommand: AsyncParsableCommand {
 
         let report = GalleryReport(
             server: server.baseURL.absoluteString, galleryImages: gallery.count, galleryBytes: galleryBytes,
-            generateSeconds: generateSeconds, thumbnailMaxPixelSize: self.thumbnail,
-            maxConcurrentDownloads: maxConcurrentDownloads, bytesDownloaded: server.bytesSent,
+            generateSeconds: generateSeconds, thumbnailMaxPixelSize: self.thumbnail.maxPixelSize,
+            maxConcurrentDownloads: downloads.maxConcurrentDownloads, bytesDownloaded: server.bytesSent,
             requestsServed: server.totalRequests, maxDownloadsInFlight: server.maxInFlight,
             passes: passes, activeTasksAfter: pipeline.activeTaskCount
         )
         await server.stop()
-        print(json ? report.json : report.text)
+        print(output.json ? report.json : report.text)
         let unexpected = passes.flatMap(\.failures).filter { !$0.expected }
         if !unexpected.isEmpty { throw ExitCode(1) }
     }
 
     /// Loads every URL at once (the pipeline bounds the work) and tallies where images came from.
-    private func load(_ urls: [(url: URL, expectedToFail: Bool)], pipeline: ImagePipeline, thumbnail: ThumbnailOptions,
+    private func load(_ urls: [(url: URL, expectedToFail: Bool)], pipeline: ImagePipeline, thumbnail: ThumbnailOptions?,
                       name: String, progress: ProgressLine) async -> GalleryReport.Pass {
         let start = Date()
         let outcomes = await withTaskGroup(of: (URL, Bool, Result<ImageResponse.Source, any Error>).self) { group in

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// The common disk-cache design, as the baseline for `shashin bench-disk`: one file per entry in
+/// The common disk-cache design, as the baseline for `shashin-bench disk`: one file per entry in
 /// one folder, named by a hash of the key, no index. Size and eviction order come from listing
 /// the folder and stat-ing every file; a read refreshes the file's modification time, which is
 /// the eviction order (as Kingfisher does; Nuke sweeps by listing the same way).

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import ShashinToolSupport
 
-/// `shashin soak`: many requests through a real pipeline against the embedded server, which
+/// `shashin-dev soak`: many requests through a real pipeline against the embedded server, which
 /// injects faults on a schedule; exits non-zero when an invariant breaks.
 ///
 /// Invariants: every request ends exactly once (image, error or cancellation); the pipeline's
@@ -38,8 +39,7 @@ struct SoakCommand: AsyncParsableCommand {
     @Option(help: "Disk cache limit in MB (small, so it fills during warm-up and evicts from then on).")
     var diskCacheMB = 8
 
-    @Option(help: "Downloads at once.")
-    var maxConcurrentDownloads = 6
+    @OptionGroup var downloads: DownloadsOption
 
     @Option(help: "Seed of the request plan.")
     var seed: UInt64 = 1
@@ -57,8 +57,7 @@ struct SoakCommand: AsyncParsableCommand {
     @Option(help: "Seconds without any request ending before those in flight count as never ending.")
     var stuckAfter = 120
 
-    @Flag(help: "Print the report as JSON on standard output.")
-    var json = false
+    @OptionGroup var output: JSONOutputOption
 
     @Flag(help: "No progress lines on standard error.")
     var quiet = false
@@ -80,14 +79,14 @@ struct SoakCommand: AsyncParsableCommand {
         options.timeout = timeout
         options.memoryCacheBytes = memoryCacheMB << 20
         options.diskCacheBytes = diskCacheMB << 20
-        options.maxConcurrentDownloads = maxConcurrentDownloads
+        options.maxConcurrentDownloads = downloads.maxConcurrentDownloads
         options.seed = seed
         options.memoryTolerance = memoryTolerance
         options.warmUpShare = warmUpShare
         options.stuckAfter = .seconds(stuckAfter)
         options.showsProgress = !quiet
         let report = try await SoakRun(options: options).run()
-        print(json ? report.json : report.text)
+        print(output.json ? report.json : report.text)
         if !report.passed { throw ExitCode(1) }
     }
 }

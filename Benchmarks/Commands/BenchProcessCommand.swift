@@ -2,17 +2,17 @@ import ArgumentParser
 import Foundation
 import ImageServer
 import Shashin
+import ShashinToolSupport
 
-/// `shashin bench-process --op resize|rounded|blur`: runs one built-in processor over and over on
+/// `shashin-bench process --op resize|rounded|blur`: runs one built-in processor over and over on
 /// the ImageServer's deterministic 1024×1024 RGBA picture (`ImageSpec(format: .png, width: 1024,
 /// height: 1024, seed: 1).makeBitmap()`, the pixels `shashin generate --format png --width 1024
 /// --height 1024 --seed 1` writes losslessly) and prints the median time per run as one JSON line.
 /// Used by `scripts/bench-process-vs-pillow.sh`; build it in release mode for meaningful numbers.
 struct BenchProcessCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench-process",
-        abstract: "Measure one image processor on a 1024×1024 image; prints one JSON line of ms per run.",
-        shouldDisplay: false
+        commandName: "process",
+        abstract: "Measure one image processor on a 1024×1024 image; prints one JSON line of ms per run."
     )
 
     enum Operation: String, ExpressibleByArgument, CaseIterable {
@@ -66,18 +66,40 @@ struct BenchProcessCommand: ParsableCommand {
         let median = iterations % 2 == 1 ? milliseconds[iterations / 2]
             : (milliseconds[iterations / 2 - 1] + milliseconds[iterations / 2]) / 2
 
-        let fields: [(String, String)] = [
-            ("tool", "\"shashin\""),
-            ("op", "\"\(op.rawValue)\""),
-            ("processor", "\"\(processor.identifier)\""),
-            ("iterations", "\(iterations)"),
-            ("median_ms", String(format: "%.3f", median)),
-            ("min_ms", String(format: "%.3f", milliseconds[0])),
-            ("max_ms", String(format: "%.3f", milliseconds[iterations - 1])),
-            ("input", "\"\(bitmap.width)x\(bitmap.height)\""),
-            ("input_byte_sum", "\(bitmap.pixels.reduce(0) { $0 + Int($1) })"),
-            ("output", "\"\(output.pixelWidth)x\(output.pixelHeight)\""),
-        ]
-        print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+        try printJSONLine(Report(
+            op: op.rawValue,
+            processor: processor.identifier,
+            iterations: iterations,
+            medianMilliseconds: rounded(median, 3),
+            minMilliseconds: rounded(milliseconds[0], 3),
+            maxMilliseconds: rounded(milliseconds[iterations - 1], 3),
+            input: "\(bitmap.width)x\(bitmap.height)",
+            inputByteSum: bitmap.pixels.reduce(0) { $0 + Int($1) },
+            output: "\(output.pixelWidth)x\(output.pixelHeight)"
+        ))
+    }
+
+    /// The JSON line `scripts/bench-process-vs-pillow.sh` reads.
+    struct Report: Encodable {
+        var tool = "shashin"
+        var op: String
+        var processor: String
+        var iterations: Int
+        var medianMilliseconds: Double
+        var minMilliseconds: Double
+        var maxMilliseconds: Double
+        /// The input's size, "<width>x<height>".
+        var input: String
+        /// The sum of the input's bytes, which the script compares with Pillow's input.
+        var inputByteSum: Int
+        var output: String
+
+        enum CodingKeys: String, CodingKey {
+            case tool, op, processor, iterations, input, output
+            case medianMilliseconds = "median_ms"
+            case minMilliseconds = "min_ms"
+            case maxMilliseconds = "max_ms"
+            case inputByteSum = "input_byte_sum"
+        }
     }
 }

@@ -7,7 +7,7 @@ import FoundationNetworking
 import Shashin
 import ShashinAsyncHTTPClient
 
-/// `shashin bench-network`: downloads the same URLs through `pipeline.data(for:)` on the
+/// `shashin-bench network`: downloads the same URLs through `pipeline.data(for:)` on the
 /// AsyncHTTPClient loader, through bare AsyncHTTPClient, and through `pipeline.data(for:)` on the
 /// URLSession loader (and the AsyncHTTPClient loader called directly), in one process,
 /// alternating the order each round; prints the median
@@ -16,7 +16,7 @@ import ShashinAsyncHTTPClient
 /// compare core counts). `scripts/bench-network.sh` starts the server (nginx) and runs both.
 struct BenchNetworkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench-network",
+        commandName: "network",
         abstract: "Compare the network loaders (and bare AsyncHTTPClient) against a local HTTP server."
     )
 

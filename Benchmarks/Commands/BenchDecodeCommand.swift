@@ -1,16 +1,16 @@
 import ArgumentParser
 import Foundation
 import Shashin
+import ShashinToolSupport
 
-/// `shashin bench-decode FILE`: decodes one file to a thumbnail over and over, on one or more
+/// `shashin-bench decode FILE`: decodes one file to a thumbnail over and over, on one or more
 /// threads at once, and prints the throughput as one JSON line. Used by
 /// `scripts/bench-decode-vs-pillow.sh` and `scripts/bench-animation-vs-pillow.sh` (an animated GIF
 /// or WebP decodes every frame; `frames` says how many); build it in release mode for meaningful numbers.
 struct BenchDecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench-decode",
-        abstract: "Measure decoding a file to a thumbnail; prints one JSON line of images/s.",
-        shouldDisplay: false
+        commandName: "decode",
+        abstract: "Measure decoding a file to a thumbnail; prints one JSON line of images/s."
     )
 
     @Argument(help: "The image file to decode.")
@@ -22,8 +22,8 @@ struct BenchDecodeCommand: ParsableCommand {
     @Option(help: "Images decoded in the measurement, in all (split evenly across threads).")
     var iterations = 40
 
-    @Option(help: "Longest side of the thumbnail, in pixels (0: full size).")
-    var thumbnail = 256
+    /// `--thumbnail 0` decodes at full size.
+    @OptionGroup var thumbnail: ThumbnailSizeOption
 
     @Flag(help: "Decode at full size, then resize to the thumbnail size with the Resize processor (aspect fit), instead of downsampling while decoding.")
     var resizeAfterDecode = false
@@ -36,10 +36,9 @@ struct BenchDecodeCommand: ParsableCommand {
 
     func run() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        let decodesThumbnail = thumbnail > 0 && !resizeAfterDecode
-        let context = ImageDecodingContext(format: ImageFormat(sniffing: data),
-                                           thumbnail: decodesThumbnail ? ThumbnailOptions(maxPixelSize: thumbnail) : nil)
-        let decoder = Decoder(decoder: PlatformImageDecoder(), resizeTo: resizeAfterDecode && thumbnail > 0 ? thumbnail : nil)
+        let size = thumbnail.maxPixelSize
+        let context = ImageDecodingContext(format: ImageFormat(sniffing: data), thumbnail: resizeAfterDecode ? nil : thumbnail.options)
+        let decoder = Decoder(decoder: PlatformImageDecoder(), resizeTo: resizeAfterDecode && size > 0 ? size : nil)
         let perThread = iterations / threads
         let failure = Failure()
 
@@ -62,24 +61,39 @@ struct BenchDecodeCommand: ParsableCommand {
 
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let images = perThread * threads
-        let size = Self.size(of: warmUp)
-        let fields: [(String, String)] = [
-            ("tool", "\"shashin\""),
-            ("decoder", "\"\(String(describing: PlatformImageDecoder.self))\""),
-            ("mode", resizeAfterDecode ? "\"decode, then resize\"" : "\"thumbnail while decoding\""),
-            ("threads", "\(threads)"),
-            ("images", "\(images)"),
-            ("seconds", String(format: "%.4f", seconds)),
-            ("images_per_second", String(format: "%.2f", Double(images) / seconds)),
-            ("ms_per_image_per_thread", String(format: "%.2f", seconds * 1000 / Double(perThread))),
-            ("output", "\"\(size.width)x\(size.height)\""),
-            ("frames", "\(warmUp.animation.map { max(1, $0.frames.count) } ?? 1)"),
-        ]
-        print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+        try printJSONLine(Report(
+            decoder: String(describing: PlatformImageDecoder.self),
+            mode: resizeAfterDecode ? "decode, then resize" : "thumbnail while decoding",
+            threads: threads,
+            images: images,
+            seconds: rounded(seconds, 4),
+            imagesPerSecond: rounded(Double(images) / seconds, 2),
+            msPerImagePerThread: rounded(seconds * 1000 / Double(perThread), 2),
+            output: "\(warmUp.pixelWidth)x\(warmUp.pixelHeight)",
+            frames: warmUp.animation.map { max(1, $0.frames.count) } ?? 1
+        ))
     }
 
-    private static func size(of image: PlatformImage) -> (width: Int, height: Int) {
-        (image.pixelWidth, image.pixelHeight)
+    /// The JSON line `scripts/bench-decode-vs-pillow.sh` and `scripts/bench-animation-vs-pillow.sh` read.
+    struct Report: Encodable {
+        var tool = "shashin"
+        var decoder: String
+        var mode: String
+        var threads: Int
+        var images: Int
+        var seconds: Double
+        var imagesPerSecond: Double
+        var msPerImagePerThread: Double
+        /// The output's size, "<width>x<height>".
+        var output: String
+        /// Frames decoded per image (1 for a still image).
+        var frames: Int
+
+        enum CodingKeys: String, CodingKey {
+            case tool, decoder, mode, threads, images, seconds, output, frames
+            case imagesPerSecond = "images_per_second"
+            case msPerImagePerThread = "ms_per_image_per_thread"
+        }
     }
 
     /// The decoder, followed by a resize when measuring post-decode resizing.

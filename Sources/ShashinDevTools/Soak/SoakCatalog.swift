@@ -1,6 +1,7 @@
 import Foundation
 import ImageServer
 import Shashin
+import ShashinToolSupport
 
 /// The soak's URLs: a few thousand paths on the embedded server, each with a route kind (healthy
 /// or one fault type) and the generated image it serves, plus what the server injected.
@@ -104,7 +105,7 @@ final class SoakCatalog: Sendable {
 
     /// A JPEG signature and header, then noise: sniffed as JPEG, never decodable.
     static func invalidBytes(for index: Int) -> Data {
-        Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]) + BenchBytes.make(2048 + (index % 7) * 512, seed: index)
+        Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]) + SplitMix64.bytes(count: 2048 + (index % 7) * 512, seed: UInt64(index))
     }
 
     /// The bytes the server sends for `path` when it answers well; `nil` for paths that never

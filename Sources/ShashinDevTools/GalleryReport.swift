@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `shashin gallery` prints at the end, as text or as one JSON object.
+/// What `shashin-dev gallery` prints at the end, as text or as one JSON object.
 struct GalleryReport: Codable {
     struct Failure: Codable {
         var url: String

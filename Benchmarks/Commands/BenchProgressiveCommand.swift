@@ -3,17 +3,17 @@ import Foundation
 import ImageServer
 import Shashin
 import ShashinCore
+import ShashinToolSupport
 
-/// `shashin bench-progressive FILE`: loads a progressive JPEG from the embedded ImageServer at a
+/// `shashin-bench progressive FILE`: loads a progressive JPEG from the embedded ImageServer at a
 /// limited bandwidth, with previews on and off in alternating order, and reports the time to the
 /// first preview ÷ the time to the final image, and the decoding CPU of previews and final ÷ that
 /// of the final alone (measured in the run without previews), with their range over the rounds.
 /// Used by `scripts/bench-progressive.sh`; build in release for meaningful numbers.
 struct BenchProgressiveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench-progressive",
-        abstract: "Measure progressive previews: time to the first preview and their CPU cost; prints one JSON line a round.",
-        shouldDisplay: false
+        commandName: "progressive",
+        abstract: "Measure progressive previews: time to the first preview and their CPU cost; prints one JSON line a round."
     )
 
     @Argument(help: "A progressive JPEG.")
@@ -54,23 +54,73 @@ struct BenchProgressiveCommand: AsyncParsableCommand {
                 if previews { on = result } else { off = result }
             }
             guard let on, let off else { continue }
-            let fields: [(String, String)] = [
-                ("round", "\(round)"),
-                ("bytes", "\(data.count)"),
-                ("previews", "\(on.previews)"),
-                ("first_preview_s", String(format: "%.3f", on.firstPreview ?? -1)),
-                ("final_s", String(format: "%.3f", on.final)),
-                ("final_without_previews_s", String(format: "%.3f", off.final)),
-                ("first_preview_over_final", String(format: "%.3f", (on.firstPreview ?? .nan) / on.final)),
-                ("preview_decode_cpu_s", String(format: "%.4f", on.previewCPU)),
-                ("final_decode_cpu_s", String(format: "%.4f", on.finalCPU)),
-                ("final_decode_cpu_without_previews_s", String(format: "%.4f", off.finalCPU)),
-                ("decode_cpu_ratio", String(format: "%.3f", (on.previewCPU + on.finalCPU) / off.finalCPU)),
-                ("process_cpu_ratio", String(format: "%.3f", on.processCPU / off.processCPU)),
-            ]
-            print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+            try printJSONLine(Report(round: round, bytes: data.count, with: on, without: off))
         }
         await server.stop()
+    }
+
+    /// One round's JSON line: the load with previews against the load without.
+    struct Report: Encodable {
+        var round: Int
+        var bytes: Int
+        var previews: Int
+        /// `nil` (null) when no preview came before the final image.
+        var firstPreviewSeconds: Double?
+        var finalSeconds: Double
+        var finalWithoutPreviewsSeconds: Double
+        var firstPreviewOverFinal: Double?
+        var previewDecodeCPUSeconds: Double
+        var finalDecodeCPUSeconds: Double
+        var finalDecodeCPUWithoutPreviewsSeconds: Double
+        /// Decoding CPU of previews and final ÷ that of the final alone, without previews.
+        var decodeCPURatio: Double
+        /// The whole process's CPU with previews ÷ without.
+        var processCPURatio: Double
+
+        init(round: Int, bytes: Int, with on: Load, without off: Load) {
+            self.round = round
+            self.bytes = bytes
+            previews = on.previews
+            firstPreviewSeconds = on.firstPreview.map { rounded($0, 3) }
+            finalSeconds = rounded(on.final, 3)
+            finalWithoutPreviewsSeconds = rounded(off.final, 3)
+            firstPreviewOverFinal = on.firstPreview.map { rounded($0 / on.final, 3) }
+            previewDecodeCPUSeconds = rounded(on.previewCPU, 4)
+            finalDecodeCPUSeconds = rounded(on.finalCPU, 4)
+            finalDecodeCPUWithoutPreviewsSeconds = rounded(off.finalCPU, 4)
+            decodeCPURatio = rounded((on.previewCPU + on.finalCPU) / off.finalCPU, 3)
+            processCPURatio = rounded(on.processCPU / off.processCPU, 3)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case round, bytes, previews
+            case firstPreviewSeconds = "first_preview_s"
+            case finalSeconds = "final_s"
+            case finalWithoutPreviewsSeconds = "final_without_previews_s"
+            case firstPreviewOverFinal = "first_preview_over_final"
+            case previewDecodeCPUSeconds = "preview_decode_cpu_s"
+            case finalDecodeCPUSeconds = "final_decode_cpu_s"
+            case finalDecodeCPUWithoutPreviewsSeconds = "final_decode_cpu_without_previews_s"
+            case decodeCPURatio = "decode_cpu_ratio"
+            case processCPURatio = "process_cpu_ratio"
+        }
+
+        /// Every key, the optional ones as null when absent.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(round, forKey: .round)
+            try container.encode(bytes, forKey: .bytes)
+            try container.encode(previews, forKey: .previews)
+            try container.encode(firstPreviewSeconds, forKey: .firstPreviewSeconds)
+            try container.encode(finalSeconds, forKey: .finalSeconds)
+            try container.encode(finalWithoutPreviewsSeconds, forKey: .finalWithoutPreviewsSeconds)
+            try container.encode(firstPreviewOverFinal, forKey: .firstPreviewOverFinal)
+            try container.encode(previewDecodeCPUSeconds, forKey: .previewDecodeCPUSeconds)
+            try container.encode(finalDecodeCPUSeconds, forKey: .finalDecodeCPUSeconds)
+            try container.encode(finalDecodeCPUWithoutPreviewsSeconds, forKey: .finalDecodeCPUWithoutPreviewsSeconds)
+            try container.encode(decodeCPURatio, forKey: .decodeCPURatio)
+            try container.encode(processCPURatio, forKey: .processCPURatio)
+        }
     }
 
     struct Load {

@@ -1,5 +1,6 @@
 import Foundation
 import Shashin
+import ShashinToolSupport
 
 /// What the soak does with one request, drawn in advance from the run's seed: which URL, which
 /// variant (original, thumbnail, processed), cache policy, priority, when to change the priority
@@ -58,7 +59,7 @@ struct SoakRequestPlan: Sendable {
     /// random order) if they can, so caches and the server's per-URL counters fill during warm-up.
     static func make(count: Int, catalog: SoakCatalog, cancelRatio: Double, coveringEveryURLWithin warmUp: Int,
                      seed: UInt64) -> [SoakRequestPlan] {
-        var random = BenchBytes.Generator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let entries = catalog.entries
         let hotCount = max(1, min(100, entries.count / 10))
         let priorities = ImageRequest.Priority.allCases

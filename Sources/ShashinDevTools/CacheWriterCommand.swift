@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import Shashin
+import ShashinToolSupport
 
-/// `shashin cache-writer --dir D --seed S`: stores entries of known content into a disk cache as
+/// `shashin-dev cache-writer --dir D --seed S`: stores entries of known content into a disk cache as
 /// fast as it can, forever, for the crash test that kills it with SIGKILL mid-write
 /// (`Tests/ShashinTests/DiskCacheCrashTests.swift`). Each entry's metadata is
 /// `"<seed> <version> <size>"`, from which `CacheWriterContent.bytes` gives its exact bytes.
@@ -11,8 +12,7 @@ import Shashin
 struct CacheWriterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache-writer",
-        abstract: "Write seed-derived entries into a disk cache until killed (for the crash test).",
-        shouldDisplay: false
+        abstract: "Write seed-derived entries into a disk cache until killed (for the crash test)."
     )
 
     @Option(help: "The cache folder.")
@@ -36,7 +36,7 @@ struct CacheWriterCommand: ParsableCommand {
     func run() throws {
         // A small size limit, so background eviction runs while the process is killed too.
         let cache = try DiskCache(directory: URL(fileURLWithPath: dir), sizeLimit: 4 << 20, syncsFiles: sync)
-        var random = CacheWriterContent.Generator(seed: seed)
+        var random = SplitMix64(seed: seed)
         var version = 0
         while writes == 0 || version < writes {
             if let stopFile, access(stopFile, F_OK) == 0 { break }
@@ -60,34 +60,10 @@ struct CacheWriterCommand: ParsableCommand {
     }
 }
 
-/// The content the crash test expects: the same formula is in the test (it cannot import this tool).
+/// The content the crash tests expect: the same formula is in `DiskCacheCrashTests` (a test
+/// cannot import this tool).
 enum CacheWriterContent {
-    struct Generator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 { // SplitMix64
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
-    }
-
     static func bytes(seed: UInt64, version: Int, size: Int) -> Data {
-        var generator = Generator(seed: seed &* 1_000_003 &+ UInt64(version))
-        var data = Data(count: size)
-        data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
-            var index = 0
-            while index < size {
-                var word = generator.next()
-                for _ in 0..<min(8, size - index) {
-                    buffer[index] = UInt8(truncatingIfNeeded: word)
-                    word >>= 8
-                    index += 1
-                }
-            }
-        }
-        return data
+        SplitMix64.bytes(count: size, seed: seed &* 1_000_003 &+ UInt64(version))
     }
 }
