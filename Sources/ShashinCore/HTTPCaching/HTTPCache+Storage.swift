@@ -77,7 +77,12 @@ extension HTTPCache {
     /// `Authorization`, else, when the loader answers challenges, of the credential it sends to
     /// the URL's origin (never the credential itself); `nil` for neither.
     func credential(of headers: HTTPHeaders, url: URL?) -> String? {
-        if let own = Self.credential(of: headers) { return own }
+        Self.credential(of: headers, url: url, loader: loader)
+    }
+
+    /// `credential(of:url:)` for a request that `loader` sends.
+    static func credential(of headers: HTTPHeaders, url: URL?, loader: any DataLoading) -> String? {
+        if let own = credential(of: headers) { return own }
         guard let url, let authenticating = loader as? AuthenticatingDataLoader else { return nil }
         return authenticating.session.cacheIdentity(for: url)
     }

@@ -53,11 +53,11 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
         let originalsOnDisk = httpCache?.storage
         partialBodies = configuration.resumableData.map { PartialBodyStorage(memory: $0, disk: originalsOnDisk) }
         if let disk = configuration.diskCache, configuration.diskCachePolicy.storesProcessed, let encoder = configuration.encoder {
-            let rules = httpCache ?? HTTPCache(loader: dataLoader, storage: disk, options: configuration.httpCacheOptions)
             processedStore = ProcessedImageStore(storage: disk, encoder: encoder, decoder: configuration.decoder,
                                                  quality: configuration.encodingQuality, maxPixelCount: configuration.maxPixelCount,
                                                  memoryBudget: configuration.decodeMemoryBudget,
-                                                 maxAnimationByteCount: configuration.maxAnimationByteCount, http: rules)
+                                                 maxAnimationByteCount: configuration.maxAnimationByteCount,
+                                                 loader: dataLoader, options: configuration.httpCacheOptions)
         } else {
             processedStore = nil
         }
