@@ -138,6 +138,10 @@ let package = Package(
             ]
         ),
 
+        // The pipeline's own cost per cold request (an instant loader and decoder), in release by
+        // `scripts/bench-pipeline-cost`: the core alone, so its release build needs no dependency.
+        .executableTarget(name: "PipelineCostBench", dependencies: ["ShashinCore"]),
+
         .testTarget(name: "ShashinCoreTests", dependencies: ["ShashinCore"], resources: [.copy("Resources")]),
         .testTarget(
             name: "ShashinVipsTests",
@@ -178,7 +182,7 @@ let package = Package(
 if coreOnly {
     package.products = []
     package.dependencies = []
-    package.targets = package.targets.filter { ["ShashinCore", "CSQLite", "ShashinCoreTests"].contains($0.name) }
+    package.targets = package.targets.filter { ["ShashinCore", "CSQLite", "ShashinCoreTests", "PipelineCostBench"].contains($0.name) }
 }
 
 if !declaresVips {
@@ -195,8 +199,9 @@ if !declaresVips {
 }
 
 if appleShape {
-    // The Apple-only tests are empty without ImageIO: nothing to compile.
-    package.targets = package.targets.filter { $0.name != "ShashinAppleTests" }
+    // The Apple-only tests are empty without ImageIO: nothing to compile. The pipeline-cost
+    // benchmark makes a `Bitmap` its decoder's image, as on Linux only.
+    package.targets = package.targets.filter { $0.name != "ShashinAppleTests" && $0.name != "PipelineCostBench" }
     for target in package.targets where target.type != .system {
         target.swiftSettings = (target.swiftSettings ?? []) + [.define("SHASHIN_APPLE_SHAPE")]
     }

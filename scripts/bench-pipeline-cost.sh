@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The pipeline's own cost per cold request: `PipelineCostBench` (Sources/PipelineCostBench) built
+# in release from BASE (a git revision, default main) and from the working tree, run in turn
+# ROUNDS times each, alternating, so both sides see the same machine load. Each run prints one
+# JSON line per pass; the summary gives each side's range over every pass of every round, the
+# medians and their ratio.
+#
+#   scripts/bench-pipeline-cost.sh                        # main against the working tree
+#   BASE=5c8617c ROUNDS=6 REQUESTS=20000 PASSES=3 scripts/bench-pipeline-cost.sh
+#   SMOKE=1 scripts/bench-pipeline-cost.sh                # the working tree alone, 200 requests
+#
+# Only the core is built (SHASHIN_CORE_ONLY=1), in its own scratch folders under
+# BENCH_PIPELINE_DIR (default .build-pipeline-cost), so no dependency is compiled.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+BASE=${BASE:-main}
+ROUNDS=${ROUNDS:-4}
+REQUESTS=${REQUESTS:-20000}
+PASSES=${PASSES:-3}
+DIR=${BENCH_PIPELINE_DIR:-$root/.build-pipeline-cost}
+mkdir -p "$DIR"
+
+build() { # package-path scratch-path
+    SHASHIN_CORE_ONLY=1 swift build -c release --product PipelineCostBench \
+        --package-path "$1" --scratch-path "$2" >"$2.log" 2>&1 || { cat "$2.log"; exit 1; }
+    echo "$2/release/PipelineCostBench"
+}
+
+head_bin=$(build "$root" "$DIR/head")
+if [[ "${SMOKE:-0}" == 1 ]]; then
+    "$head_bin" 200 1
+    exit 0
+fi
+
+# BASE's tree with this benchmark in it; unchanged files keep their times, so rebuilds are incremental.
+rm -rf "$DIR/base-export" && mkdir -p "$DIR/base-export" "$DIR/base-src"
+git archive "$BASE" | tar -x -C "$DIR/base-export"
+rm -rf "$DIR/base-export/Sources/PipelineCostBench" && cp -r Sources/PipelineCostBench "$DIR/base-export/Sources/"
+if ! grep -q PipelineCostBench "$DIR/base-export/Package.swift"; then
+    echo 'package.targets.append(.executableTarget(name: "PipelineCostBench", dependencies: ["ShashinCore"]))' \
+        >>"$DIR/base-export/Package.swift"
+fi
+rsync -a --checksum --delete --exclude .build-pipeline-cost "$DIR/base-export/" "$DIR/base-src/"
+base_bin=$(build "$DIR/base-src" "$DIR/base")
+
+results="$DIR/results.jsonl"
+: >"$results"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for round in $(seq 1 "$ROUNDS"); do
+    for side in base head; do
+        bin=$base_bin; [[ $side == head ]] && bin=$head_bin
+        "$bin" "$REQUESTS" "$PASSES" | sed "s/^{/{\"side\":\"$side\",\"round\":$round,/" | tee -a "$results"
+    done
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+python3 - "$results" "$BASE" <<'PY'
+import json, statistics, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+def summary(side, field):
+    values = sorted(r[field] for r in rows if r["side"] == side)
+    return values[0], statistics.median(values), values[-1]
+for field, name in (("cpu_microseconds_per_request", "CPU"), ("wall_microseconds_per_request", "wall")):
+    (b0, bm, b1), (h0, hm, h1) = summary("base", field), summary("head", field)
+    print(f"{name} µs/request: {sys.argv[2]} {b0:.1f}–{b1:.1f} (median {bm:.1f}), "
+          f"working tree {h0:.1f}–{h1:.1f} (median {hm:.1f}); ratio of medians {hm / bm:.2f}×")
+PY
