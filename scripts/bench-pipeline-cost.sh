@@ -41,7 +41,12 @@ if ! grep -q PipelineCostBench "$DIR/base-export/Package.swift"; then
     echo 'package.targets.append(.executableTarget(name: "PipelineCostBench", dependencies: ["ShashinCore"]))' \
         >>"$DIR/base-export/Package.swift"
 fi
-rsync -a --checksum --delete --exclude .build-pipeline-cost "$DIR/base-export/" "$DIR/base-src/"
+(cd "$DIR/base-export" && find . -type f) | while read -r file; do
+    # Copied (with a new time) only when changed, so the build sees what changed.
+    if ! cmp -s "$DIR/base-export/$file" "$DIR/base-src/$file"; then
+        mkdir -p "$(dirname "$DIR/base-src/$file")" && cp "$DIR/base-export/$file" "$DIR/base-src/$file"
+    fi
+done
 base_bin=$(build "$DIR/base-src" "$DIR/base")
 
 results="$DIR/results.jsonl"
