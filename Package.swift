@@ -142,7 +142,11 @@ let package = Package(
         // `scripts/bench-pipeline-cost`: the core alone, so its release build needs no dependency.
         .executableTarget(name: "PipelineCostBench", dependencies: ["ShashinCore"]),
 
-        .testTarget(name: "ShashinCoreTests", dependencies: ["ShashinCore"], resources: [.copy("Resources")]),
+        // The invariants the HTTP-cache fuzzer checks, as a library: the fuzzer (under SHASHIN_FUZZ=1)
+        // and the core's tests both use it. Not a product: nothing ships it.
+        .target(name: "FuzzProbes", dependencies: ["ShashinCore"], path: "Fuzz/Sources/FuzzProbes"),
+
+        .testTarget(name: "ShashinCoreTests", dependencies: ["ShashinCore", "FuzzProbes"], resources: [.copy("Resources")]),
         .testTarget(
             name: "ShashinVipsTests",
             // ImageServer for its AnimatedPNGWriter (APNG files the tests shape field by field).
@@ -182,7 +186,7 @@ let package = Package(
 if coreOnly {
     package.products = []
     package.dependencies = []
-    package.targets = package.targets.filter { ["ShashinCore", "CSQLite", "ShashinCoreTests", "PipelineCostBench"].contains($0.name) }
+    package.targets = package.targets.filter { ["ShashinCore", "CSQLite", "FuzzProbes", "ShashinCoreTests", "PipelineCostBench"].contains($0.name) }
 }
 
 if !declaresVips {
@@ -213,7 +217,7 @@ if fuzzing && !appleShape {
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Sources/FuzzSupport"))
     let fuzzers: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzDecode", ["Shashin"]),         // format sniffing, the decoder registry, libvips and libjpeg-turbo
-        ("FuzzHTTPCache", ["ShashinCore"]),  // Cache-Control, HTTP dates, Age, Vary, ETag, 304 merging, stored metadata
+        ("FuzzHTTPCache", ["ShashinCore", "FuzzProbes"]),  // Cache-Control, HTTP dates, Age, Vary, ETag, 304 merging, stored metadata
         ("FuzzDiskIndex", ["ShashinCore"]),  // the disk cache opening and reading a damaged SQLite index
     ]
     for fuzzer in fuzzers {

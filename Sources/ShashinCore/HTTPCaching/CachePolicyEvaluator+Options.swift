@@ -5,7 +5,7 @@ import Foundation
 extension CachePolicyEvaluator {
     /// `suitability(of:for:now:)`, where `options.minimumFreshness` makes a response stored less
     /// than that long ago fresh, unless `no-cache` on either side forbids it.
-    func suitability(of stored: StoredResponse, for headers: HTTPHeaders, now: Date,
+    func suitability(of stored: StoredResponse, for headers: HTTPHeaderFields, now: Date,
                      options: HTTPCache.Options) -> Suitability {
         let verdict = suitability(of: stored, for: headers, now: now)
         guard verdict == .needsValidation, options.minimumFreshness > 0 else { return verdict }
@@ -18,7 +18,7 @@ extension CachePolicyEvaluator {
     /// Whether a stale response may be served while it is revalidated: within its
     /// `stale-while-revalidate` window, or always with `options.staleWhileRevalidate` unless the
     /// response must be revalidated; never when the request says `no-cache`.
-    func mayServeWhileRefreshing(_ stored: StoredResponse, requestHeaders: HTTPHeaders, now: Date,
+    func mayServeWhileRefreshing(_ stored: StoredResponse, requestHeaders: HTTPHeaderFields, now: Date,
                                  options: HTTPCache.Options) -> Bool {
         let requestControl = CacheControl(headers: requestHeaders)
         guard !requestControl.noCache, !pragmaNoCache(requestHeaders) else { return false }
@@ -29,7 +29,7 @@ extension CachePolicyEvaluator {
 
     /// Whether a stale response may be served when the origin fails: within a `stale-if-error`
     /// window, or always with `options.servesStaleOnError` unless the response must be revalidated.
-    func mayServeStaleOnError(_ stored: StoredResponse, requestHeaders: HTTPHeaders, now: Date,
+    func mayServeStaleOnError(_ stored: StoredResponse, requestHeaders: HTTPHeaderFields, now: Date,
                               options: HTTPCache.Options) -> Bool {
         let control = stored.cacheControl
         if options.servesStaleOnError, !control.mustRevalidate, !control.noCache { return true }
@@ -41,7 +41,7 @@ extension CachePolicyEvaluator {
     /// not replace a good stored image that an offline policy could still show. A shared cache
     /// (`options.isShared`) keeps nothing `private`, and an authenticated response only when it
     /// says it may. `authenticated`: the request went with credentials, its own or the loader's.
-    func mayStore(status: Int, requestHeaders: HTTPHeaders, responseHeaders: HTTPHeaders, authenticated: Bool = false,
+    func mayStore(status: Int, requestHeaders: HTTPHeaderFields, responseHeaders: HTTPHeaderFields, authenticated: Bool = false,
                   now: Date, options: HTTPCache.Options) -> Bool {
         guard isStorable(method: "GET", requestHeaders: requestHeaders, status: status, responseHeaders: responseHeaders)
         else { return false }

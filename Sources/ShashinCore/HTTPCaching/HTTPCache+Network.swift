@@ -12,7 +12,7 @@ extension HTTPCache {
         var errors = errors
         var outgoing = exchange.request
         outgoing.cachePolicy = .reloadIgnoringLocalCacheData
-        var validators = HTTPHeaders()
+        var validators = HTTPHeaderFields()
         if conditional, let stored {
             validators = rules.conditionalHeaders(for: stored.response)
             for field in validators.fields { outgoing.setValue(field.value, forHTTPHeaderField: field.name) }
@@ -37,7 +37,7 @@ extension HTTPCache {
             throw error
         }
         let responseTime = now()
-        let responseHeaders = HTTPHeaders(response: http)
+        let responseHeaders = HTTPHeaderFields(response: http)
 
         if http.statusCode == 304, let stored, !validators.fields.isEmpty {
             // §4.3.4: a 304 naming another validator does not describe what we hold: ask again, plainly.
@@ -84,7 +84,7 @@ extension HTTPCache {
                        requestTime: Date, responseTime: Date) async -> [any Error] {
         guard response.statusCode == 200, let url = request.url,
               let exchange = exchange(for: request, maxBytes: data.count) else { return [] }
-        let responseHeaders = HTTPHeaders(response: response)
+        let responseHeaders = HTTPHeaderFields(response: response)
         let credential = credential(of: exchange.headers, url: url)
         guard rules.mayStore(status: 200, requestHeaders: exchange.headers, responseHeaders: responseHeaders,
                              authenticated: credential != nil, now: now(), options: options) else { return [] }
@@ -129,7 +129,7 @@ extension HTTPCache {
         var errors: [any Error] = []
         if let url = request.url {
             for target in rules.urlsToInvalidate(method: method, url: url, status: http.statusCode,
-                                                 responseHeaders: HTTPHeaders(response: http)) {
+                                                 responseHeaders: HTTPHeaderFields(response: http)) {
                 guard let key = Self.storageKey(for: target) else { continue }
                 do { try await offThePool { [storage] in try storage.removeEntry(forKey: key) } } catch { errors.append(error) }
             }

@@ -172,7 +172,7 @@ public final class HTTPCache: DataLoading, Sendable {
     /// The exchange for a request the cache answers; `nil` for those it passes through: anything
     /// but GET, non-HTTP URLs, requests with validators or ranges of their own.
     func exchange(for request: URLRequest, maxBytes: Int) -> Exchange? {
-        let headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
+        let headers = HTTPHeaderFields(request.allHTTPHeaderFields ?? [:])
         guard (request.httpMethod ?? "GET").uppercased() == "GET", let url = request.url,
               let key = Self.storageKey(for: url), !Self.isConditional(headers) else { return nil }
         return Exchange(request: request, key: key, headers: headers, maxBytes: maxBytes, progress: { _, _ in })
@@ -209,7 +209,7 @@ public final class HTTPCache: DataLoading, Sendable {
     }
 
     /// Requests that carry their own validators or ranges are the caller's business: passed through.
-    static func isConditional(_ headers: HTTPHeaders) -> Bool {
+    static func isConditional(_ headers: HTTPHeaderFields) -> Bool {
         ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"].contains(where: headers.contains)
     }
 
@@ -227,7 +227,7 @@ extension HTTPCache {
     struct Exchange: Sendable {
         let request: URLRequest
         let key: String
-        let headers: HTTPHeaders
+        let headers: HTTPHeaderFields
         let maxBytes: Int
         var progress: @Sendable (Int64, Int64) -> Void
 

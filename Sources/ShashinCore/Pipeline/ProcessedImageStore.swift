@@ -57,7 +57,7 @@ final class ProcessedImageStore: Sendable {
 
     /// The storage key: never a URL alone, so it cannot meet an original's; credentials included.
     func key(for request: ImageRequest, cacheKey: ImageCacheKey) -> String {
-        let credential = HTTPCache.credential(of: HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:]),
+        let credential = HTTPCache.credential(of: HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:]),
                                               url: request.urlRequest.url, loader: loader)
         return "processed " + (credential.map { "[\($0)] " } ?? "") + cacheKey.description
     }
@@ -69,7 +69,7 @@ final class ProcessedImageStore: Sendable {
         let key = key(for: request, cacheKey: cacheKey)
         guard let entry = try storage.entry(forKey: key) else { return nil }
         if let metadata = entry.metadata, let stored = HTTPCache.storedResponse(from: metadata) {
-            let headers = HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:])
+            let headers = HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:])
             switch request.cachePolicy {
             case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
                 break
@@ -97,10 +97,10 @@ final class ProcessedImageStore: Sendable {
                            request: ImageRequest, cacheKey: ImageCacheKey) {
         // Stored without metadata, a result would be served forever, whatever the original allowed.
         guard let urlResponse else { return }
-        let headers = HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:])
+        let headers = HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:])
         var metadata: Data?
         if let http = urlResponse as? HTTPURLResponse {
-            let responseHeaders = HTTPHeaders(response: http)
+            let responseHeaders = HTTPHeaderFields(response: http)
             let credential = HTTPCache.credential(of: headers, url: request.urlRequest.url, loader: loader)
             let now = now()
             guard rules.mayStore(status: http.statusCode, requestHeaders: headers, responseHeaders: responseHeaders,
