@@ -2,11 +2,15 @@
 # The pipeline's own cost per cold request: `PipelineCostBench` (Sources/PipelineCostBench) built
 # in release from BASE (a git revision, default main) and from the working tree, run in turn
 # ROUNDS times each, alternating, so both sides see the same machine load. Each run prints one
-# JSON line per pass; the summary gives each side's range over every pass of every round, the
-# medians and their ratio.
+# JSON line per pass (CPU and wall µs, voluntary context switches, per request); the summary gives
+# each side's range over every pass of every round, the medians and their ratio.
 #
 #   scripts/bench-pipeline-cost.sh                        # main against the working tree
-#   BASE=5c8617c ROUNDS=6 REQUESTS=20000 PASSES=3 scripts/bench-pipeline-cost.sh
+#   BASE=5c8617c ROUNDS=6 REQUESTS=20000 PASSES=3 WINDOW=1 scripts/bench-pipeline-cost.sh
+#
+# WINDOW is how many requests are in flight: 1 (default) loads one after another, so each hop
+# wakes a thread and the figure is a cold request's latency cost; 32 keeps the threads busy, and
+# the CPU per request is closer to the work itself.
 #   SMOKE=1 scripts/bench-pipeline-cost.sh                # the working tree alone, 200 requests
 #
 # Only the core is built (SHASHIN_CORE_ONLY=1), in its own scratch folders under
@@ -18,6 +22,7 @@ BASE=${BASE:-main}
 ROUNDS=${ROUNDS:-4}
 REQUESTS=${REQUESTS:-20000}
 PASSES=${PASSES:-3}
+WINDOW=${WINDOW:-1}
 DIR=${BENCH_PIPELINE_DIR:-$root/.build-pipeline-cost}
 mkdir -p "$DIR"
 
@@ -55,7 +60,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq 1 "$ROUNDS"); do
     for side in base head; do
         bin=$base_bin; [[ $side == head ]] && bin=$head_bin
-        "$bin" "$REQUESTS" "$PASSES" | sed "s/^{/{\"side\":\"$side\",\"round\":$round,/" | tee -a "$results"
+        "$bin" "$REQUESTS" "$PASSES" "$WINDOW" | sed "s/^{/{\"side\":\"$side\",\"round\":$round,/" | tee -a "$results"
     done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -66,8 +71,9 @@ rows = [json.loads(line) for line in open(sys.argv[1])]
 def summary(side, field):
     values = sorted(r[field] for r in rows if r["side"] == side)
     return values[0], statistics.median(values), values[-1]
-for field, name in (("cpu_microseconds_per_request", "CPU"), ("wall_microseconds_per_request", "wall")):
+for field, name in (("cpu_microseconds_per_request", "CPU µs"), ("wall_microseconds_per_request", "wall µs"),
+                    ("voluntary_switches_per_request", "context switches")):
     (b0, bm, b1), (h0, hm, h1) = summary("base", field), summary("head", field)
-    print(f"{name} µs/request: {sys.argv[2]} {b0:.1f}–{b1:.1f} (median {bm:.1f}), "
+    print(f"{name}/request: {sys.argv[2]} {b0:.1f}–{b1:.1f} (median {bm:.1f}), "
           f"working tree {h0:.1f}–{h1:.1f} (median {hm:.1f}); ratio of medians {hm / bm:.2f}×")
 PY

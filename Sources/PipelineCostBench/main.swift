@@ -4,8 +4,9 @@ import FoundationNetworking
 #endif
 import ShashinCore
 
-// `PipelineCostBench [requests] [passes]`: the pipeline's own cost per cold request. Each pass
-// loads `requests` distinct URLs one after another with `pipeline.image(for:)`, through a loader
+// `PipelineCostBench [requests] [passes] [window]`: the pipeline's own cost per cold request. Each
+// pass loads `requests` distinct URLs with `pipeline.image(for:)`, `window` at a time (default 1:
+// one after another, so every hop wakes a thread; more keeps the threads busy), through a loader
 // that answers at once with 64 bytes and a decoder that returns a 1×1 image at once, with the
 // default memory cache and no disk cache: what is left is the pipeline's coordination (tasks,
 // the job graph, the work queues, their thread hops). Prints one JSON line per pass with the CPU
@@ -34,21 +35,27 @@ struct InstantDecoder: ImageDecoding {
 struct Pass: Encodable {
     let pass: Int
     let requests: Int
+    let window: Int
     let cpuMicrosecondsPerRequest: Double
     let wallMicrosecondsPerRequest: Double
+    let voluntarySwitchesPerRequest: Double
 }
 
-func cpuSeconds() -> Double {
+/// The process's CPU time (user + system) so far, and its voluntary context switches: each is a
+/// thread that went to sleep waiting (for work, a lock, a queue), the price of a hop; the count
+/// hardly depends on the machine's load, unlike the times.
+func usage() -> (cpuSeconds: Double, switches: Int) {
     var usage = rusage()
     // Glibc imports the `who` argument as an Int32 typedef and RUSAGE_SELF as an enum case.
     getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
     func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    return (seconds(usage.ru_utime) + seconds(usage.ru_stime), usage.ru_nvcsw)
 }
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let requests = arguments.first ?? 20_000
 let passes = arguments.dropFirst().first ?? 5
+let window = max(1, arguments.dropFirst(2).first ?? 1)
 
 var configuration = ImagePipeline.Configuration(decoder: InstantDecoder())
 configuration.dataLoader = InstantLoader()
@@ -61,16 +68,23 @@ encoder.outputFormatting = .sortedKeys
 for pass in 0...passes {
     // Distinct URLs in every pass: each request misses the memory cache.
     let urls = (0..<requests).map { URL(string: "https://bench.invalid/\(pass)/\($0).png")! }
-    let cpuBefore = cpuSeconds()
+    let before = usage()
     let wallBefore = DispatchTime.now().uptimeNanoseconds
-    for url in urls {
-        let image = try await pipeline.image(for: url)
-        precondition(image.pixelWidth == 1, "the decoder's image")
+    try await withThrowingTaskGroup(of: Int.self) { group in
+        var next = urls.makeIterator()
+        func load(_ url: URL) { group.addTask { try await pipeline.image(for: url).pixelWidth } }
+        for _ in 0..<window { if let url = next.next() { load(url) } }
+        while let width = try await group.next() {
+            precondition(width == 1, "the decoder's image")
+            if let url = next.next() { load(url) }
+        }
     }
     let wall = Double(DispatchTime.now().uptimeNanoseconds - wallBefore) / 1e9
-    let cpu = cpuSeconds() - cpuBefore
+    let after = usage()
+    let cpu = after.cpuSeconds - before.cpuSeconds
     guard pass > 0 else { continue }
-    let line = Pass(pass: pass, requests: requests, cpuMicrosecondsPerRequest: (cpu / Double(requests) * 1e7).rounded() / 10,
-                    wallMicrosecondsPerRequest: (wall / Double(requests) * 1e7).rounded() / 10)
+    let line = Pass(pass: pass, requests: requests, window: window, cpuMicrosecondsPerRequest: (cpu / Double(requests) * 1e7).rounded() / 10,
+                    wallMicrosecondsPerRequest: (wall / Double(requests) * 1e7).rounded() / 10,
+                    voluntarySwitchesPerRequest: (Double(after.switches - before.switches) / Double(requests) * 100).rounded() / 100)
     print(String(decoding: try encoder.encode(line), as: UTF8.self))
 }
