@@ -2,16 +2,18 @@
 # The pipeline's own cost per cold request: `PipelineCostBench` (Sources/PipelineCostBench) built
 # in release from BASE (a git revision, default main) and from the working tree, run in turn
 # ROUNDS times each, alternating, so both sides see the same machine load. Each run prints one
-# JSON line per pass (CPU and wall µs, voluntary context switches, per request); the summary gives
-# each side's range over every pass of every round, the medians and their ratio.
+# JSON line per pass and path (CPU and wall µs, voluntary context switches, per request, through the
+# pipeline and for the loader and decoder called directly); the summary gives each side's range over
+# every pass of every round, the medians, the pipeline's own share (pipeline − direct, medians) and
+# the ratio of those shares.
 #
 #   scripts/bench-pipeline-cost.sh                        # main against the working tree
 #   BASE=5c8617c ROUNDS=6 REQUESTS=20000 PASSES=3 WINDOW=1 scripts/bench-pipeline-cost.sh
+#   SMOKE=1 scripts/bench-pipeline-cost.sh                # the debug build alone, 200 requests
 #
 # WINDOW is how many requests are in flight: 1 (default) loads one after another, so each hop
 # wakes a thread and the figure is a cold request's latency cost; 32 keeps the threads busy, and
 # the CPU per request is closer to the work itself.
-#   SMOKE=1 scripts/bench-pipeline-cost.sh                # the working tree alone, 200 requests
 #
 # Only the core is built (SHASHIN_CORE_ONLY=1), in its own scratch folders under
 # BENCH_PIPELINE_DIR (default .build-pipeline-cost), so no dependency is compiled.
@@ -27,16 +29,18 @@ DIR=${BENCH_PIPELINE_DIR:-$root/.build-pipeline-cost}
 mkdir -p "$DIR"
 
 build() { # package-path scratch-path
-    SHASHIN_CORE_ONLY=1 swift build -c release --product PipelineCostBench \
+    SHASHIN_CORE_ONLY=1 "${SWIFT:-swift}" build -c release --product PipelineCostBench \
         --package-path "$1" --scratch-path "$2" >"$2.log" 2>&1 || { cat "$2.log"; exit 1; }
     echo "$2/release/PipelineCostBench"
 }
 
-head_bin=$(build "$root" "$DIR/head")
 if [[ "${SMOKE:-0}" == 1 ]]; then
-    "$head_bin" 200 1
+    # The debug build `make test` has made: proves the benchmark runs, figures discarded.
+    "${SWIFT:-swift}" build --product PipelineCostBench >/dev/null
+    "$("${SWIFT:-swift}" build --show-bin-path)/PipelineCostBench" 200 1 4
     exit 0
 fi
+head_bin=$(build "$root" "$DIR/head")
 
 # BASE's tree with this benchmark in it; unchanged files keep their times, so rebuilds are incremental.
 rm -rf "$DIR/base-export" && mkdir -p "$DIR/base-export" "$DIR/base-src"
@@ -68,12 +72,17 @@ echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$results" "$BASE" <<'PY'
 import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
-def summary(side, field):
-    values = sorted(r[field] for r in rows if r["side"] == side)
+def figures(side, path, field):
+    values = sorted(r[field] for r in rows if r["side"] == side and r["path"] == path)
     return values[0], statistics.median(values), values[-1]
 for field, name in (("cpu_microseconds_per_request", "CPU µs"), ("wall_microseconds_per_request", "wall µs"),
                     ("voluntary_switches_per_request", "context switches")):
-    (b0, bm, b1), (h0, hm, h1) = summary("base", field), summary("head", field)
-    print(f"{name}/request: {sys.argv[2]} {b0:.1f}–{b1:.1f} (median {bm:.1f}), "
-          f"working tree {h0:.1f}–{h1:.1f} (median {hm:.1f}); ratio of medians {hm / bm:.2f}×")
+    line = []
+    for side, label in (("base", sys.argv[2]), ("head", "working tree")):
+        low, median, high = figures(side, "pipeline", field)
+        direct = figures(side, "direct", field)[1]
+        line.append(f"{label} {low:.1f}–{high:.1f} (median {median:.1f}; direct {direct:.1f}; pipeline's own {median - direct:.1f})")
+    base, head = figures("base", "pipeline", field)[1] - figures("base", "direct", field)[1], \
+        figures("head", "pipeline", field)[1] - figures("head", "direct", field)[1]
+    print(f"{name}/request: " + ", ".join(line) + f"; pipeline's own, working tree ÷ base {head / base:.2f}×")
 PY

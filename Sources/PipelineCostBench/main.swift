@@ -10,7 +10,8 @@ import ShashinCore
 // that answers at once with 64 bytes and a decoder that returns a 1×1 image at once, with the
 // default memory cache and no disk cache: what is left is the pipeline's coordination (tasks,
 // the job graph, the work queues, their thread hops). Prints one JSON line per pass with the CPU
-// time (user + system, `getrusage`) and the wall time per request, in microseconds. The first
+// time (user + system, `getrusage`), the wall time and the voluntary context switches per request,
+// for the pipeline and for the same loader and decoder called directly (`path`). The first
 // pass warms up and is not printed. Built in release by `scripts/bench-pipeline-cost`.
 
 /// Answers every request at once with the same small body and a 200.
@@ -33,6 +34,9 @@ struct InstantDecoder: ImageDecoding {
 }
 
 struct Pass: Encodable {
+    /// `pipeline`: `pipeline.image(for:)`; `direct`: the same loader and decoder called in a row,
+    /// so the difference between the two is the pipeline's own cost.
+    let path: String
     let pass: Int
     let requests: Int
     let window: Int
@@ -65,26 +69,42 @@ let encoder = JSONEncoder()
 encoder.keyEncodingStrategy = .convertToSnakeCase
 encoder.outputFormatting = .sortedKeys
 
-for pass in 0...passes {
-    // Distinct URLs in every pass: each request misses the memory cache.
-    let urls = (0..<requests).map { URL(string: "https://bench.invalid/\(pass)/\($0).png")! }
+/// Loads every URL, `window` at a time, with `load`; the CPU and wall time per request.
+func measure(_ urls: [URL], _ load: @escaping @Sendable (URL) async throws -> Int) async throws
+    -> (cpu: Double, wall: Double, switches: Double) {
     let before = usage()
     let wallBefore = DispatchTime.now().uptimeNanoseconds
     try await withThrowingTaskGroup(of: Int.self) { group in
         var next = urls.makeIterator()
-        func load(_ url: URL) { group.addTask { try await pipeline.image(for: url).pixelWidth } }
-        for _ in 0..<window { if let url = next.next() { load(url) } }
+        for _ in 0..<window { if let url = next.next() { group.addTask { try await load(url) } } }
         while let width = try await group.next() {
             precondition(width == 1, "the decoder's image")
-            if let url = next.next() { load(url) }
+            if let url = next.next() { group.addTask { try await load(url) } }
         }
     }
     let wall = Double(DispatchTime.now().uptimeNanoseconds - wallBefore) / 1e9
     let after = usage()
-    let cpu = after.cpuSeconds - before.cpuSeconds
+    let count = Double(urls.count)
+    return ((after.cpuSeconds - before.cpuSeconds) / count * 1e6, wall / count * 1e6,
+            Double(after.switches - before.switches) / count)
+}
+
+let loader = InstantLoader()
+let decoder = InstantDecoder()
+for pass in 0...passes {
+    // Distinct URLs in every pass: each request misses the memory cache.
+    let urls = (0..<requests).map { URL(string: "https://bench.invalid/\(pass)/\($0).png")! }
+    let viaPipeline = try await measure(urls) { try await pipeline.image(for: $0).pixelWidth }
+    let direct = try await measure(urls) { url in
+        let (data, _) = try await loader.loadData(for: URLRequest(url: url), maxBytes: 1 << 20, progress: { _, _ in })
+        return try decoder.decode(data, context: ImageDecodingContext(format: nil)).pixelWidth
+    }
     guard pass > 0 else { continue }
-    let line = Pass(pass: pass, requests: requests, window: window, cpuMicrosecondsPerRequest: (cpu / Double(requests) * 1e7).rounded() / 10,
-                    wallMicrosecondsPerRequest: (wall / Double(requests) * 1e7).rounded() / 10,
-                    voluntarySwitchesPerRequest: (Double(after.switches - before.switches) / Double(requests) * 100).rounded() / 100)
-    print(String(decoding: try encoder.encode(line), as: UTF8.self))
+    for (path, figures) in [("pipeline", viaPipeline), ("direct", direct)] {
+        func rounded(_ value: Double, _ places: Double) -> Double { (value * places).rounded() / places }
+        let line = Pass(path: path, pass: pass, requests: requests, window: window,
+                        cpuMicrosecondsPerRequest: rounded(figures.cpu, 10), wallMicrosecondsPerRequest: rounded(figures.wall, 10),
+                        voluntarySwitchesPerRequest: rounded(figures.switches, 100))
+        print(String(decoding: try encoder.encode(line), as: UTF8.self))
+    }
 }
