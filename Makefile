@@ -92,6 +92,7 @@ bench-smoke: deps
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-memory.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-network.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-progressive.sh
+	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-pipeline-cost.sh
 	$$($(SWIFT) build --show-bin-path)/shashin-bench disk --counts 200 --passes 1
 
 # The benchmarks (ordo-one/benchmark, in Benchmarks/), the side-by-side decode (JPEG, PNG, WebP;
@@ -110,6 +111,7 @@ bench: deps
 	$$($(SWIFT) build -c release --show-bin-path)/shashin-bench disk
 	SWIFT=$(SWIFT) scripts/bench-network.sh
 	SWIFT=$(SWIFT) scripts/bench-progressive.sh
+	WINDOW=32 SWIFT=$(SWIFT) scripts/bench-pipeline-cost.sh
 
 # The soak under faults at full length (50,000 requests, a few minutes; a short one runs in
 # `make test`). Figures and how to read them: RELIABILITY.md.

@@ -175,7 +175,16 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "ShashinCoreTests", dependencies: ["ShashinCore"], resources: [.copy("Resources")]),
+        // The pipeline's own cost per cold request (an instant loader and decoder), in release by
+        // `scripts/bench-pipeline-cost.sh`: the core alone, so its release build needs no dependency.
+        // Kept apart from `shashin-bench`, whose release build compiles SwiftNIO and libvips' bindings.
+        .executableTarget(name: "PipelineCostBench", dependencies: ["ShashinCore"], path: "Benchmarks/PipelineCost"),
+
+        // The invariants the HTTP-cache fuzzer checks, as a library: the fuzzer (under SHASHIN_FUZZ=1)
+        // and the core's tests both use it. Not a product: nothing ships it.
+        .target(name: "FuzzProbes", dependencies: ["ShashinCore"], path: "Fuzz/Sources/FuzzProbes"),
+
+        .testTarget(name: "ShashinCoreTests", dependencies: ["ShashinCore", "FuzzProbes"], resources: [.copy("Resources")]),
         .testTarget(
             name: "ShashinVipsTests",
             // ImageServer for its AnimatedPNGWriter (APNG files the tests shape field by field).
@@ -215,7 +224,7 @@ let package = Package(
 if coreOnly {
     package.products = []
     package.dependencies = []
-    package.targets = package.targets.filter { ["ShashinCore", "CSQLite", "ShashinCoreTests"].contains($0.name) }
+    package.targets = package.targets.filter { ["ShashinCore", "CSQLite", "FuzzProbes", "ShashinCoreTests", "PipelineCostBench"].contains($0.name) }
 }
 
 if !declaresVips {
@@ -232,8 +241,9 @@ if !declaresVips {
 }
 
 if appleShape {
-    // The Apple-only tests are empty without ImageIO: nothing to compile.
-    package.targets = package.targets.filter { $0.name != "ShashinAppleTests" }
+    // The Apple-only tests are empty without ImageIO: nothing to compile. The pipeline-cost
+    // benchmark makes a `Bitmap` its decoder's image, as on Linux only.
+    package.targets = package.targets.filter { $0.name != "ShashinAppleTests" && $0.name != "PipelineCostBench" }
     for target in package.targets where target.type != .system {
         target.swiftSettings = (target.swiftSettings ?? []) + [.define("SHASHIN_APPLE_SHAPE")]
     }
@@ -245,7 +255,7 @@ if fuzzing && !appleShape {
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Sources/FuzzSupport"))
     let fuzzers: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzDecode", ["Shashin"]),         // format sniffing, the decoder registry, libvips and libjpeg-turbo
-        ("FuzzHTTPCache", ["ShashinCore"]),  // Cache-Control, HTTP dates, Age, Vary, ETag, 304 merging, stored metadata
+        ("FuzzHTTPCache", ["ShashinCore", "FuzzProbes"]),  // Cache-Control, HTTP dates, Age, Vary, ETag, 304 merging, stored metadata
         ("FuzzDiskIndex", ["ShashinCore"]),  // the disk cache opening and reading a damaged SQLite index
     ]
     for fuzzer in fuzzers {

@@ -1,6 +1,6 @@
 import Foundation
+import FuzzProbes
 import FuzzSupport
-import ShashinCore
 
 /// The HTTP cache's reading of what servers send: an input is an exchange in the probe's text
 /// form (status and times, the stored response's fields, the request's, a 304's), decoded

@@ -6,46 +6,46 @@ import Foundation
 /// unknown directives are kept in `extensions`, and nothing a server sends can make it crash.
 /// When a directive with a value repeats, the first occurrence wins (RFC 9111 §4.2.1); a
 /// malformed `max-age` is read as 0, the most restrictive reading (RFC 9111 §4.2.1, §1.2.2).
-struct CacheControl: Sendable, Equatable {
+package struct CacheControl: Sendable, Equatable {
     /// How stale a response the client accepts (request `max-stale`, §5.2.1.2).
-    enum MaxStale: Sendable, Equatable {
+    package enum MaxStale: Sendable, Equatable {
         /// `max-stale` with no value: any staleness.
         case unlimited
         case seconds(Int)
     }
 
     // Both sides.
-    var maxAge: Int?
+    package var maxAge: Int?
     var noCache = false
     var noStore = false
     var noTransform = false
 
     // Response side.
-    var sharedMaxAge: Int?          // parsed, ignored by a private cache (§5.2.2.10)
+    package var sharedMaxAge: Int?          // parsed, ignored by a private cache (§5.2.2.10)
     var mustRevalidate = false
     var proxyRevalidate = false
     var mustUnderstand = false
     var isPrivate = false
     var isPublic = false
     var immutable = false
-    var staleWhileRevalidate: Int?  // RFC 5861
-    var staleIfError: Int?          // RFC 5861
+    package var staleWhileRevalidate: Int?  // RFC 5861
+    package var staleIfError: Int?          // RFC 5861
 
     // Request side.
-    var maxStale: MaxStale?
-    var minFresh: Int?
+    package var maxStale: MaxStale?
+    package var minFresh: Int?
     var onlyIfCached = false
 
     /// Directives this type does not know, lowercased name → unquoted value (first occurrence).
     var extensions: [String: String?] = [:]
 
     /// The largest delta-seconds value a cache must handle (RFC 9111 §1.2.2); larger ones are capped.
-    static let maxDeltaSeconds = 2_147_483_648
+    package static let maxDeltaSeconds = 2_147_483_648
 
     init() {}
 
     /// Parses one field value, or several field lines already joined with commas.
-    init(_ value: String?) {
+    package init(_ value: String?) {
         guard let value else { return }
         for (name, argument) in Self.directives(in: value) {
             apply(name: name, argument: argument)
@@ -53,7 +53,7 @@ struct CacheControl: Sendable, Equatable {
     }
 
     /// Parses every `Cache-Control` field line of `headers`.
-    init(headers: HTTPHeaders) {
+    init(headers: HTTPHeaderFields) {
         self.init(headers["Cache-Control"])
     }
 

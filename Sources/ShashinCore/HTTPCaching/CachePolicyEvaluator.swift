@@ -6,19 +6,19 @@ import Foundation
 ///
 /// Nothing here reads the system clock or touches storage: every time comes in as `now`.
 /// A value: no lock, no shared state.
-struct CachePolicyEvaluator: Sendable {
+package struct CachePolicyEvaluator: Sendable {
     /// Share of the time since `Last-Modified` used as a heuristic freshness lifetime (§4.2.2).
-    var heuristicFraction: Double = 0.1
+    package var heuristicFraction: Double = 0.1
     /// Upper bound of a heuristic freshness lifetime, in seconds (default: 24 hours).
-    var heuristicCap: TimeInterval = 86_400
+    package var heuristicCap: TimeInterval = 86_400
 
-    init(heuristicFraction: Double = 0.1, heuristicCap: TimeInterval = 86_400) {
+    package init(heuristicFraction: Double = 0.1, heuristicCap: TimeInterval = 86_400) {
         self.heuristicFraction = heuristicFraction
         self.heuristicCap = heuristicCap
     }
 
     /// Whether a stored response may answer a request, and how (§4).
-    enum Suitability: Sendable, Equatable {
+    package enum Suitability: Sendable, Equatable {
         /// Fresh enough for this request: serve it without contacting the origin.
         case fresh
         /// Stale, but the request's `max-stale` accepts it (§4.2.4): serve it as is.
@@ -30,11 +30,11 @@ struct CachePolicyEvaluator: Sendable {
     }
 
     /// Status codes heuristically cacheable (RFC 9110 §15.1): cacheable without explicit freshness.
-    static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
+    package static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501]
 
     /// Final status codes whose semantics this cache understands well enough to store them
     /// (§3, `must-understand`). 206 and 304 are left out: the cache does not combine partial content.
-    static let understoodStatuses: Set<Int> =
+    package static let understoodStatuses: Set<Int> =
         heuristicallyCacheableStatuses.union([201, 202, 302, 303, 307, 400, 401, 403, 406, 408, 409, 500, 502, 503, 504])
 
     // MARK: Storing (§3)
@@ -42,7 +42,7 @@ struct CachePolicyEvaluator: Sendable {
     /// Whether a response may be stored (§3): a GET or HEAD, no `no-store` on either side, a final
     /// status the cache understands, and either explicit freshness, `public`/`private`, or a
     /// heuristically cacheable status.
-    func isStorable(method: String, requestHeaders: HTTPHeaders, status: Int, responseHeaders: HTTPHeaders) -> Bool {
+    package func isStorable(method: String, requestHeaders: HTTPHeaderFields, status: Int, responseHeaders: HTTPHeaderFields) -> Bool {
         let method = method.uppercased()
         guard method == "GET" || method == "HEAD" else { return false }
         guard status >= 200, status != 206, status != 304, status < 600 else { return false }
@@ -63,7 +63,7 @@ struct CachePolicyEvaluator: Sendable {
 
     /// `current_age` (§4.2.3): the corrected initial age (the larger of the apparent age from `Date`
     /// and the `Age` value plus the response delay) plus the time resident in this cache.
-    func currentAge(of stored: StoredResponse, now: Date) -> TimeInterval {
+    package func currentAge(of stored: StoredResponse, now: Date) -> TimeInterval {
         let dateValue = date(of: stored, now: now)
         let apparentAge = max(0, stored.responseTime.timeIntervalSince(dateValue))
         let responseDelay = max(0, stored.responseTime.timeIntervalSince(stored.requestTime))
@@ -75,7 +75,7 @@ struct CachePolicyEvaluator: Sendable {
 
     /// `freshness_lifetime` (§4.2.1): `max-age` (s-maxage is for shared caches), else `Expires` − `Date`
     /// (an invalid `Expires` means already expired, §5.3), else a heuristic (§4.2.2), else 0.
-    func freshnessLifetime(of stored: StoredResponse, now: Date) -> TimeInterval {
+    package func freshnessLifetime(of stored: StoredResponse, now: Date) -> TimeInterval {
         let control = stored.cacheControl
         if let maxAge = control.maxAge { return TimeInterval(maxAge) }
         if let expiresText = stored.headers.values(for: "Expires").first {
@@ -87,7 +87,7 @@ struct CachePolicyEvaluator: Sendable {
 
     /// A heuristic lifetime (§4.2.2): a fraction of the time since `Last-Modified`, capped; only for
     /// heuristically cacheable statuses or responses marked `public`, and only with no explicit expiry.
-    func heuristicFreshnessLifetime(of stored: StoredResponse, now: Date) -> TimeInterval? {
+    package func heuristicFreshnessLifetime(of stored: StoredResponse, now: Date) -> TimeInterval? {
         let control = stored.cacheControl
         guard control.maxAge == nil, !stored.headers.contains("Expires") else { return nil }
         guard Self.heuristicallyCacheableStatuses.contains(stored.status) || control.isPublic else { return nil }
@@ -99,12 +99,12 @@ struct CachePolicyEvaluator: Sendable {
     }
 
     /// Whether the stored response is fresh at `now` (§4.2): its lifetime exceeds its age.
-    func isFresh(_ stored: StoredResponse, now: Date) -> Bool {
+    package func isFresh(_ stored: StoredResponse, now: Date) -> Bool {
         freshnessLifetime(of: stored, now: now) > currentAge(of: stored, now: now)
     }
 
     /// How long past its lifetime the response is at `now`; 0 while fresh.
-    func staleness(of stored: StoredResponse, now: Date) -> TimeInterval {
+    package func staleness(of stored: StoredResponse, now: Date) -> TimeInterval {
         max(0, currentAge(of: stored, now: now) - freshnessLifetime(of: stored, now: now))
     }
 
@@ -113,7 +113,7 @@ struct CachePolicyEvaluator: Sendable {
     /// Whether `stored` may answer a request with `requestHeaders` at `now`, honouring `Vary`
     /// (§4.1), `no-cache` on either side and `Pragma: no-cache` without Cache-Control (§5.4), the
     /// request's `max-age`, `min-fresh` and `max-stale` (§5.2.1), and `must-revalidate` (§5.2.2.2).
-    func suitability(of stored: StoredResponse, for requestHeaders: HTTPHeaders, now: Date) -> Suitability {
+    package func suitability(of stored: StoredResponse, for requestHeaders: HTTPHeaderFields, now: Date) -> Suitability {
         guard varyMatches(stored, requestHeaders: requestHeaders) else { return .varyMismatch }
         let request = CacheControl(headers: requestHeaders)
         if request.noCache || pragmaNoCache(requestHeaders) { return .needsValidation }
@@ -138,7 +138,7 @@ struct CachePolicyEvaluator: Sendable {
     /// Whether a stale response may be served while it is revalidated in the background
     /// (RFC 5861 §3): within its `stale-while-revalidate` window and not forbidden by
     /// `must-revalidate` or `no-cache`.
-    func mayServeStaleWhileRevalidating(_ stored: StoredResponse, now: Date) -> Bool {
+    package func mayServeStaleWhileRevalidating(_ stored: StoredResponse, now: Date) -> Bool {
         let control = stored.cacheControl
         guard let window = control.staleWhileRevalidate, !control.mustRevalidate, !control.noCache else { return false }
         return staleness(of: stored, now: now) <= TimeInterval(window)
@@ -147,7 +147,7 @@ struct CachePolicyEvaluator: Sendable {
     /// Whether a stale response may be served when the origin cannot be reached or answers 5xx
     /// (RFC 5861 §4, RFC 9111 §4.2.4): within a `stale-if-error` window of the response or request
     /// and not forbidden by `must-revalidate` or `no-cache`.
-    func mayServeStaleOnError(_ stored: StoredResponse, requestHeaders: HTTPHeaders, now: Date) -> Bool {
+    package func mayServeStaleOnError(_ stored: StoredResponse, requestHeaders: HTTPHeaderFields, now: Date) -> Bool {
         let control = stored.cacheControl
         guard !control.mustRevalidate, !control.noCache else { return false }
         let window = control.staleIfError ?? CacheControl(headers: requestHeaders).staleIfError
@@ -157,7 +157,7 @@ struct CachePolicyEvaluator: Sendable {
 
     /// Whether the request asks to bypass stored responses with `Pragma: no-cache`, which counts only
     /// when the request has no `Cache-Control` (§5.4).
-    func pragmaNoCache(_ requestHeaders: HTTPHeaders) -> Bool {
+    package func pragmaNoCache(_ requestHeaders: HTTPHeaderFields) -> Bool {
         guard !requestHeaders.contains("Cache-Control") else { return false }
         return requestHeaders.values(for: "Pragma").contains { value in
             CacheControl.directives(in: value).contains { $0.0 == "no-cache" }
@@ -166,7 +166,7 @@ struct CachePolicyEvaluator: Sendable {
 
     /// Whether the request's varying fields match those stored (§4.1): `Vary: *` never matches; a
     /// field absent from both matches; values compare after whitespace normalisation.
-    func varyMatches(_ stored: StoredResponse, requestHeaders: HTTPHeaders) -> Bool {
+    package func varyMatches(_ stored: StoredResponse, requestHeaders: HTTPHeaderFields) -> Bool {
         let names = stored.varyNames
         if names.contains("*") { return false }
         return names.allSatisfy { name in
@@ -178,8 +178,8 @@ struct CachePolicyEvaluator: Sendable {
 
     /// The header fields of a conditional request validating `stored` (§4.3.1): `If-None-Match` from
     /// its `ETag`, `If-Modified-Since` from its `Last-Modified`. Empty when it has no validator.
-    func conditionalHeaders(for stored: StoredResponse) -> HTTPHeaders {
-        var headers = HTTPHeaders()
+    package func conditionalHeaders(for stored: StoredResponse) -> HTTPHeaderFields {
+        var headers = HTTPHeaderFields()
         if let etag = stored.headers.values(for: "ETag").first?.trimmingCharacters(in: .whitespaces), !etag.isEmpty {
             headers.set(etag, for: "If-None-Match")
         }
@@ -192,7 +192,7 @@ struct CachePolicyEvaluator: Sendable {
 
     /// Header fields a 304 (or a HEAD) never updates in the stored response (§3.2): framing fields the
     /// stored bytes depend on, and hop-by-hop fields.
-    static let fieldsNotUpdated: Set<String> = [
+    package static let fieldsNotUpdated: Set<String> = [
         "content-length", "content-encoding", "content-range", "transfer-encoding",
         "connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade",
     ]
@@ -204,7 +204,7 @@ struct CachePolicyEvaluator: Sendable {
     /// in caches before us, while this answer is first-hand (kept, it would leave an entry
     /// revalidated a moment ago as old as before, stale again at once when that `Age` reached
     /// its lifetime).
-    func updating(_ stored: StoredResponse, withNotModified headers: HTTPHeaders,
+    package func updating(_ stored: StoredResponse, withNotModified headers: HTTPHeaderFields,
                   requestTime: Date, responseTime: Date) -> StoredResponse {
         var excluded = Self.fieldsNotUpdated
         for value in headers.values(for: "Connection") {
@@ -226,14 +226,14 @@ struct CachePolicyEvaluator: Sendable {
 
     /// Whether a response to `method` invalidates what is stored for its URL (§4.4): an unsafe method
     /// (anything but GET, HEAD, OPTIONS, TRACE) answered with a non-error status (2xx or 3xx).
-    func invalidatesStoredResponses(method: String, status: Int) -> Bool {
+    package func invalidatesStoredResponses(method: String, status: Int) -> Bool {
         let safe: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
         return !safe.contains(method.uppercased()) && (200..<400).contains(status)
     }
 
     /// The URLs to invalidate after such a response (§4.4): the target URL, and the `Location` and
     /// `Content-Location` URLs when they have the same origin. Empty when nothing is invalidated.
-    func urlsToInvalidate(method: String, url: URL, status: Int, responseHeaders: HTTPHeaders) -> [URL] {
+    package func urlsToInvalidate(method: String, url: URL, status: Int, responseHeaders: HTTPHeaderFields) -> [URL] {
         guard invalidatesStoredResponses(method: method, status: status) else { return [] }
         var urls = [url]
         for name in ["Location", "Content-Location"] {
@@ -254,7 +254,7 @@ struct CachePolicyEvaluator: Sendable {
     }
 
     /// `age_value` (§5.1): the first member of `Age`; an invalid value is ignored.
-    private func ageValue(_ headers: HTTPHeaders) -> Int {
+    private func ageValue(_ headers: HTTPHeaderFields) -> Int {
         guard let first = headers.values(for: "Age").first?.split(separator: ",", omittingEmptySubsequences: false).first
         else { return 0 }
         return CacheControl.deltaSeconds(first.trimmingCharacters(in: .whitespaces)) ?? 0

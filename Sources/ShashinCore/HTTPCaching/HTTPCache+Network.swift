@@ -12,7 +12,7 @@ extension HTTPCache {
         var errors = errors
         var outgoing = exchange.request
         outgoing.cachePolicy = .reloadIgnoringLocalCacheData
-        var validators = HTTPHeaders()
+        var validators = HTTPHeaderFields()
         if conditional, let stored {
             validators = rules.conditionalHeaders(for: stored.response)
             for field in validators.fields { outgoing.setValue(field.value, forHTTPHeaderField: field.name) }
@@ -31,13 +31,13 @@ extension HTTPCache {
             if error is CancellationError || Task.isCancelled { throw error }
             // A loader that refuses statuses itself: a 4xx is an answer, not an outage.
             if case ImagePipelineError.httpStatus(let status) = error, status < 500 { throw error }
-            if let stored, mayServeStaleOnError(stored.response, requestHeaders: exchange.headers) {
+            if let stored, rules.mayServeStaleOnError(stored.response, requestHeaders: exchange.headers, now: now(), options: options) {
                 return serve(stored, url: url, source: .cache, errors: errors, forceStale: true)
             }
             throw error
         }
         let responseTime = now()
-        let responseHeaders = HTTPHeaders(response: http)
+        let responseHeaders = HTTPHeaderFields(response: http)
 
         if http.statusCode == 304, let stored, !validators.fields.isEmpty {
             // §4.3.4: a 304 naming another validator does not describe what we hold: ask again, plainly.
@@ -58,12 +58,13 @@ extension HTTPCache {
             } catch { errors.append(error) }
             return serve(refreshed, url: url, source: .revalidated, errors: errors)
         }
-        if (500..<600).contains(http.statusCode), let stored, mayServeStaleOnError(stored.response, requestHeaders: exchange.headers) {
+        if (500..<600).contains(http.statusCode), let stored,
+           rules.mayServeStaleOnError(stored.response, requestHeaders: exchange.headers, now: now(), options: options) {
             return serve(stored, url: url, source: .cache, errors: errors, forceStale: true)
         }
         let credential = credential(of: exchange.headers, url: url)
-        if mayStore(status: http.statusCode, requestHeaders: exchange.headers, responseHeaders: responseHeaders,
-                    authenticated: credential != nil) {
+        if rules.mayStore(status: http.statusCode, requestHeaders: exchange.headers, responseHeaders: responseHeaders,
+                          authenticated: credential != nil, now: now(), options: options) {
             var response = StoredResponse(status: http.statusCode, headers: Self.storedHeaders(responseHeaders),
                                           requestHeaders: exchange.headers, requestTime: requestTime, responseTime: responseTime)
             response.credential = credential
@@ -83,10 +84,10 @@ extension HTTPCache {
                        requestTime: Date, responseTime: Date) async -> [any Error] {
         guard response.statusCode == 200, let url = request.url,
               let exchange = exchange(for: request, maxBytes: data.count) else { return [] }
-        let responseHeaders = HTTPHeaders(response: response)
+        let responseHeaders = HTTPHeaderFields(response: response)
         let credential = credential(of: exchange.headers, url: url)
-        guard mayStore(status: 200, requestHeaders: exchange.headers, responseHeaders: responseHeaders,
-                       authenticated: credential != nil) else { return [] }
+        guard rules.mayStore(status: 200, requestHeaders: exchange.headers, responseHeaders: responseHeaders,
+                             authenticated: credential != nil, now: now(), options: options) else { return [] }
         var stored = StoredResponse(status: 200, headers: Self.storedHeaders(responseHeaders),
                                     requestHeaders: exchange.headers, requestTime: requestTime, responseTime: responseTime)
         stored.credential = credential
@@ -128,7 +129,7 @@ extension HTTPCache {
         var errors: [any Error] = []
         if let url = request.url {
             for target in rules.urlsToInvalidate(method: method, url: url, status: http.statusCode,
-                                                 responseHeaders: HTTPHeaders(response: http)) {
+                                                 responseHeaders: HTTPHeaderFields(response: http)) {
                 guard let key = Self.storageKey(for: target) else { continue }
                 do { try await offThePool { [storage] in try storage.removeEntry(forKey: key) } } catch { errors.append(error) }
             }
@@ -150,27 +151,5 @@ extension HTTPCache {
                 refreshes.withLock { _ = $0.removeValue(forKey: exchange.key) }
             }
         }
-    }
-
-    /// §3 with the app's options: may this response be stored? A status outside 2xx is stored only
-    /// when it can ever be used (a freshness lifetime or a validator): a bare 404 must not replace
-    /// a good stored image that an offline policy could still show.
-    /// `authenticated`: the request went with credentials, its own or the loader's.
-    func mayStore(status: Int, requestHeaders: HTTPHeaders, responseHeaders: HTTPHeaders, authenticated: Bool = false) -> Bool {
-        guard rules.isStorable(method: "GET", requestHeaders: requestHeaders, status: status, responseHeaders: responseHeaders)
-        else { return false }
-        if !(200..<300).contains(status) {
-            let probe = StoredResponse(status: status, headers: responseHeaders, requestHeaders: requestHeaders,
-                                       requestTime: now(), responseTime: now())
-            let hasValidator = !rules.conditionalHeaders(for: probe).fields.isEmpty
-            guard hasValidator || rules.freshnessLifetime(of: probe, now: now()) > 0 else { return false }
-        }
-        guard options.isShared else { return true }
-        let control = CacheControl(headers: responseHeaders)
-        if control.isPrivate { return false }
-        if authenticated || requestHeaders.contains("Authorization") {
-            return control.isPublic || control.mustRevalidate || control.sharedMaxAge != nil
-        }
-        return true
     }
 }

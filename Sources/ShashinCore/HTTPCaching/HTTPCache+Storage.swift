@@ -15,7 +15,7 @@ extension HTTPCache {
     /// The stored response for `key` that may answer a request with `headers`: its `Vary` fields
     /// and credentials match, and its body fits `maxBytes`. Unreadable metadata is a miss (and
     /// the entry is dropped); a storage error is noted and is a miss too.
-    func lookUp(_ key: String, for headers: HTTPHeaders, maxBytes: Int, errors: inout [any Error]) -> StoredEntry? {
+    func lookUp(_ key: String, for headers: HTTPHeaderFields, maxBytes: Int, errors: inout [any Error]) -> StoredEntry? {
         let entry: DataCacheEntry?
         do { entry = try storage.entry(forKey: key) } catch {
             errors.append(error)
@@ -57,7 +57,7 @@ extension HTTPCache {
     /// names, `Keep-Alive`, `TE`, `Transfer-Encoding`, `Upgrade`, every `Proxy-*` field, such as
     /// `Proxy-Authenticate` and `Proxy-Authentication-Info`), and not cookies, which belong to the
     /// moment they were sent.
-    static func storedHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+    package static func storedHeaders(_ headers: HTTPHeaderFields) -> HTTPHeaderFields {
         var kept = headers
         for value in headers.values(for: "Connection") {
             for name in value.split(separator: ",") { kept.remove(name.trimmingCharacters(in: .whitespaces)) }
@@ -76,14 +76,19 @@ extension HTTPCache {
     /// Whom a request is made as, for the stored response's key: a digest of its own
     /// `Authorization`, else, when the loader answers challenges, of the credential it sends to
     /// the URL's origin (never the credential itself); `nil` for neither.
-    func credential(of headers: HTTPHeaders, url: URL?) -> String? {
-        if let own = Self.credential(of: headers) { return own }
+    func credential(of headers: HTTPHeaderFields, url: URL?) -> String? {
+        Self.credential(of: headers, url: url, loader: loader)
+    }
+
+    /// `credential(of:url:)` for a request that `loader` sends.
+    static func credential(of headers: HTTPHeaderFields, url: URL?, loader: any DataLoading) -> String? {
+        if let own = credential(of: headers) { return own }
         guard let url, let authenticating = loader as? AuthenticatingDataLoader else { return nil }
         return authenticating.session.cacheIdentity(for: url)
     }
 
     /// A digest of the request's `Authorization` (FNV-1a, 64 bits), or `nil` without one.
-    static func credential(of headers: HTTPHeaders) -> String? {
+    static func credential(of headers: HTTPHeaderFields) -> String? {
         guard let value = headers["Authorization"] else { return nil }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in value.utf8 {
@@ -93,12 +98,12 @@ extension HTTPCache {
         return String(hash, radix: 16)
     }
 
-    static func metadata(of response: StoredResponse) -> Data {
+    package static func metadata(of response: StoredResponse) -> Data {
         // Encoding a value of plain strings, numbers and dates cannot fail.
         (try? encoder.encode(response)) ?? Data()
     }
 
-    static func storedResponse(from metadata: Data) -> StoredResponse? {
+    package static func storedResponse(from metadata: Data) -> StoredResponse? {
         try? decoder.decode(StoredResponse.self, from: metadata)
     }
 
@@ -115,7 +120,7 @@ extension HTTPCache {
     }
 }
 
-extension HTTPHeaders {
+extension HTTPHeaderFields {
     /// The header fields of a response.
     init(response: HTTPURLResponse) {
         var pairs: [(String, String)] = []

@@ -145,7 +145,7 @@ public final class HTTPCache: DataLoading, Sendable {
         case .useProtocolCachePolicy:
             break
         }
-        let verdict = stored.map { suitability(of: $0.response, for: exchange.headers) }
+        let verdict = stored.map { rules.suitability(of: $0.response, for: exchange.headers, now: now(), options: options) }
         if CacheControl(headers: exchange.headers).onlyIfCached {
             // §5.2.1.7: a stored response the request accepts, or no answer at all.
             guard let stored, verdict == .fresh || verdict == .staleAcceptable else { return .miss }
@@ -162,7 +162,7 @@ public final class HTTPCache: DataLoading, Sendable {
             // finds too old (max-age, min-fresh) is validated first.
             let requestControl = CacheControl(headers: exchange.headers)
             if requestControl.maxAge == nil, requestControl.minFresh == nil, !rules.isFresh(stored.response, now: now()),
-               mayServeWhileRefreshing(stored.response, requestHeaders: exchange.headers) {
+               rules.mayServeWhileRefreshing(stored.response, requestHeaders: exchange.headers, now: now(), options: options) {
                 return .serveAndRefresh(stored)
             }
             return .fetch(validating: stored, conditional: true)
@@ -172,7 +172,7 @@ public final class HTTPCache: DataLoading, Sendable {
     /// The exchange for a request the cache answers; `nil` for those it passes through: anything
     /// but GET, non-HTTP URLs, requests with validators or ranges of their own.
     func exchange(for request: URLRequest, maxBytes: Int) -> Exchange? {
-        let headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
+        let headers = HTTPHeaderFields(request.allHTTPHeaderFields ?? [:])
         guard (request.httpMethod ?? "GET").uppercased() == "GET", let url = request.url,
               let key = Self.storageKey(for: url), !Self.isConditional(headers) else { return nil }
         return Exchange(request: request, key: key, headers: headers, maxBytes: maxBytes, progress: { _, _ in })
@@ -208,34 +208,8 @@ public final class HTTPCache: DataLoading, Sendable {
         return (answer.data, answer.response)
     }
 
-    // MARK: Rules with the app's options
-
-    /// The evaluator's verdict, with `minimumFreshness` applied.
-    func suitability(of stored: StoredResponse, for headers: HTTPHeaders) -> CachePolicyEvaluator.Suitability {
-        let verdict = rules.suitability(of: stored, for: headers, now: now())
-        guard verdict == .needsValidation, options.minimumFreshness > 0 else { return verdict }
-        let requestControl = CacheControl(headers: headers)
-        guard !requestControl.noCache, !rules.pragmaNoCache(headers), !stored.cacheControl.noCache else { return verdict }
-        let sinceStored = now().timeIntervalSince(stored.responseTime)
-        return sinceStored < options.minimumFreshness ? .fresh : verdict
-    }
-
-    func mayServeWhileRefreshing(_ stored: StoredResponse, requestHeaders: HTTPHeaders) -> Bool {
-        let requestControl = CacheControl(headers: requestHeaders)
-        guard !requestControl.noCache, !rules.pragmaNoCache(requestHeaders) else { return false }
-        if rules.mayServeStaleWhileRevalidating(stored, now: now()) { return true }
-        let control = stored.cacheControl
-        return options.staleWhileRevalidate && !control.mustRevalidate && !control.noCache
-    }
-
-    func mayServeStaleOnError(_ stored: StoredResponse, requestHeaders: HTTPHeaders) -> Bool {
-        let control = stored.cacheControl
-        if options.servesStaleOnError, !control.mustRevalidate, !control.noCache { return true }
-        return rules.mayServeStaleOnError(stored, requestHeaders: requestHeaders, now: now())
-    }
-
     /// Requests that carry their own validators or ranges are the caller's business: passed through.
-    static func isConditional(_ headers: HTTPHeaders) -> Bool {
+    static func isConditional(_ headers: HTTPHeaderFields) -> Bool {
         ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"].contains(where: headers.contains)
     }
 
@@ -253,7 +227,7 @@ extension HTTPCache {
     struct Exchange: Sendable {
         let request: URLRequest
         let key: String
-        let headers: HTTPHeaders
+        let headers: HTTPHeaderFields
         let maxBytes: Int
         var progress: @Sendable (Int64, Int64) -> Void
 

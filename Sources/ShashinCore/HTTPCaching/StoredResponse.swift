@@ -3,13 +3,13 @@ import Foundation
 /// What the HTTP cache keeps about a response besides its bytes (RFC 9111 §3): status, header
 /// fields, when the request went out and the response came back, and the request header fields
 /// named by `Vary` (normalised, §4.1). A value: no lock, no shared state.
-struct StoredResponse: Sendable, Equatable, Codable {
-    var status: Int
-    var headers: HTTPHeaders
+package struct StoredResponse: Sendable, Equatable, Codable {
+    package var status: Int
+    package var headers: HTTPHeaderFields
     /// When the request that produced this response was sent (`request_time`, §4.2.3).
-    var requestTime: Date
+    package var requestTime: Date
     /// When the response was received (`response_time`, §4.2.3).
-    var responseTime: Date
+    package var responseTime: Date
     /// Lowercased name → normalised value, for each field named by `Vary` that the request carried.
     /// A name listed by `Vary` but absent from the request is absent here too.
     var varyingRequestHeaders: [String: String]
@@ -17,7 +17,7 @@ struct StoredResponse: Sendable, Equatable, Codable {
     /// requests with the same credentials.
     var credential: String?
 
-    init(status: Int, headers: HTTPHeaders, requestHeaders: HTTPHeaders, requestTime: Date, responseTime: Date) {
+    package init(status: Int, headers: HTTPHeaderFields, requestHeaders: HTTPHeaderFields, requestTime: Date, responseTime: Date) {
         self.status = status
         self.headers = headers
         self.requestTime = requestTime
@@ -32,9 +32,9 @@ struct StoredResponse: Sendable, Equatable, Codable {
     var cacheControl: CacheControl { CacheControl(headers: headers) }
 
     /// The lowercased field names listed by `Vary`; `*` is kept as is.
-    var varyNames: [String] { Self.varyNames(headers) }
+    package var varyNames: [String] { Self.varyNames(headers) }
 
-    static func varyNames(_ headers: HTTPHeaders) -> [String] {
+    static func varyNames(_ headers: HTTPHeaderFields) -> [String] {
         var seen = Set<String>()
         return headers.values(for: "Vary")
             .flatMap { $0.split(separator: ",") }
@@ -46,7 +46,7 @@ struct StoredResponse: Sendable, Equatable, Codable {
     /// commas, so that `"gzip,  br"` and `"gzip, br"` compare equal (§4.1).
     /// `Authorization` (and `Proxy-Authorization`) are kept as a digest: a password or Digest
     /// response never reaches the metadata.
-    static func normalisedValue(_ headers: HTTPHeaders, _ name: String) -> String? {
+    static func normalisedValue(_ headers: HTTPHeaderFields, _ name: String) -> String? {
         let values = headers.values(for: name)
         guard !values.isEmpty else { return nil }
         if name.lowercased().hasSuffix("authorization") {

@@ -23,7 +23,7 @@ extension FetchDataJob {
             request = passed
         }
         guard (request.httpMethod ?? "GET").uppercased() == "GET" else { return nil }
-        let headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
+        let headers = HTTPHeaderFields(request.allHTTPHeaderFields ?? [:])
         guard !HTTPCache.isConditional(headers), !headers.contains("Authorization") else { return nil }
         return request
     }
@@ -94,7 +94,7 @@ extension FetchDataJob {
             return try checked(FetchedData(data: body, urlResponse: http, source: .network, timings: ImageTimings(),
                                            storageErrors: errors))
         case 206:
-            let headers = HTTPHeaders(response: http)
+            let headers = HTTPHeaderFields(response: http)
             guard let range = ContentRange(headers["Content-Range"]), range.first == prefix.data.count,
                   range.last == prefix.totalLength - 1, range.completeLength == prefix.totalLength,
                   body.count == range.last - range.first + 1, prefix.identifies(headers),

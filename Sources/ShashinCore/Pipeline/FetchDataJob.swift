@@ -37,44 +37,68 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
 
     override func start() {
         let enqueuedAt = monotonicNow()
-        // Without a request modifier nothing suspends, and without a disk cache nothing blocks:
-        // the download is queued from here, with no hop through the Swift pool and a dispatch queue.
-        if graph.configuration.requestModifier == nil, graph.httpCache == nil {
-            do {
-                let urlRequest = try Self.validated(request.urlRequest, allowedSchemes: graph.configuration.allowedSchemes)
-                enqueueDownload(try plan(for: urlRequest), enqueuedAt: enqueuedAt, timings: ImageTimings())
-            } catch {
-                // Asynchronously: `start()` runs inside `subscribe`, which must return before the end.
-                let failure = Self.pipelineError(from: error)
-                graph.queue.async { self.finish(.failure(failure)) }
-            }
+        let urlRequest: URLRequest
+        do {
+            urlRequest = try Self.validated(request.urlRequest, allowedSchemes: graph.configuration.allowedSchemes)
+        } catch {
+            fail(error)
+            return
+        }
+        // The Swift pool only to await a request modifier: without one, nothing here suspends.
+        guard let modifier = graph.configuration.requestModifier else {
+            plan(urlRequest, enqueuedAt: enqueuedAt)
             return
         }
         preparation = Task { [self] in
-            let urlRequest: URLRequest
             do {
-                urlRequest = try await prepared()
+                let modified = try await modifier(urlRequest)
+                try Task.checkCancellation()
+                graph.queue.async { [self] in plan(modified, enqueuedAt: enqueuedAt) }
             } catch {
-                let failure = Self.pipelineError(from: error)
-                graph.queue.async { self.finish(.failure(failure)) }
-                return
+                fail(error)
             }
-            // Storage is read on a dispatch queue: blocking I/O does not belong on the Swift pool.
-            DispatchQueue.global(qos: .userInitiated).async { [self] in
-                let startedAt = monotonicNow()
-                let plan = Result { try self.plan(for: urlRequest) }
-                var timings = ImageTimings()
-                timings.disk = monotonicNow() - startedAt
-                let lookupTimings = timings
-                graph.queue.async { [self] in
-                    switch plan {
-                    case .success(.answered(let answer)):
-                        finish(Result { try fetched(from: answer, timings: lookupTimings) })
-                    case .success(let plan):
-                        enqueueDownload(plan, enqueuedAt: enqueuedAt, timings: lookupTimings)
-                    case .failure(let error):
-                        finish(.failure(Self.pipelineError(from: error)))
-                    }
+        }
+    }
+
+    /// Ends the job with `error` later, on the graph's queue: `start()` runs inside `subscribe`,
+    /// which must return before the job ends.
+    private func fail(_ error: any Error) {
+        let failure = Self.pipelineError(from: error)
+        graph.queue.async { self.finish(.failure(failure)) }
+    }
+
+    /// Decides, on the graph's queue, what the request needs, then gets it. Without a disk cache
+    /// the answer is a download (or a miss, for a request that may not load), decided here. With
+    /// one, the lookup reads SQLite and a file: it runs on a dispatch thread, off the Swift pool
+    /// and off the graph's queue, and its answer (a stored response, or a download, conditional
+    /// when a stale stored response has a validator) comes back to the graph's queue.
+    private func plan(_ urlRequest: URLRequest, enqueuedAt: TimeInterval) {
+        guard !isDisposed else { return }
+        let maxBytes = graph.configuration.maxResponseBytes
+        guard let cache = graph.httpCache else {
+            if request.cachePolicy == .returnCacheDataDontLoad {
+                fail(ImagePipelineError.cacheMiss)
+            } else {
+                enqueueDownload(.passThrough(urlRequest, maxBytes: maxBytes), enqueuedAt: enqueuedAt, timings: ImageTimings())
+            }
+            return
+        }
+        let policy = request.cachePolicy
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let startedAt = monotonicNow()
+            let plan = Result { try cache.plan(for: urlRequest, policy: policy, maxBytes: maxBytes) }
+            var timings = ImageTimings()
+            timings.disk = monotonicNow() - startedAt
+            // On this thread: a dispatch thread is never the graph's queue, whose work is short.
+            graph.queue.sync { [self, timings] in
+                guard !isDisposed else { return }
+                switch plan {
+                case .success(.answered(let answer)):
+                    finish(Result { try fetched(from: answer, timings: timings) })
+                case .success(let plan):
+                    enqueueDownload(plan, enqueuedAt: enqueuedAt, timings: timings)
+                case .failure(let error):
+                    finish(.failure(Self.pipelineError(from: error)))
                 }
             }
         }
@@ -93,26 +117,6 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
 
     override func didChangeProgressInterest(_ wanted: Bool) {
         progressWanted.withLock { $0 = wanted }
-    }
-
-    /// The request as it will be sent: validated, then changed by the request modifier.
-    private func prepared() async throws -> URLRequest {
-        var urlRequest = try Self.validated(request.urlRequest, allowedSchemes: graph.configuration.allowedSchemes)
-        if let modifier = graph.configuration.requestModifier {
-            urlRequest = try await modifier(urlRequest)
-        }
-        try Task.checkCancellation()
-        return urlRequest
-    }
-
-    /// What the request needs, from the disk cache alone: its answer, or a download (conditional
-    /// when a stale stored response has a validator). Without a disk cache, always a download.
-    private func plan(for urlRequest: URLRequest) throws -> HTTPCache.Plan {
-        guard let cache = graph.httpCache else {
-            if request.cachePolicy == .returnCacheDataDontLoad { throw ImagePipelineError.cacheMiss }
-            return .passThrough(urlRequest, maxBytes: graph.configuration.maxResponseBytes)
-        }
-        return try cache.plan(for: urlRequest, policy: request.cachePolicy, maxBytes: graph.configuration.maxResponseBytes)
     }
 
     private func enqueueDownload(_ plan: HTTPCache.Plan, enqueuedAt: TimeInterval, timings: ImageTimings) {

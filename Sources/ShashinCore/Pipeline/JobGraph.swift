@@ -53,11 +53,11 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
         let originalsOnDisk = httpCache?.storage
         partialBodies = configuration.resumableData.map { PartialBodyStorage(memory: $0, disk: originalsOnDisk) }
         if let disk = configuration.diskCache, configuration.diskCachePolicy.storesProcessed, let encoder = configuration.encoder {
-            let rules = httpCache ?? HTTPCache(loader: dataLoader, storage: disk, options: configuration.httpCacheOptions)
             processedStore = ProcessedImageStore(storage: disk, encoder: encoder, decoder: configuration.decoder,
                                                  quality: configuration.encodingQuality, maxPixelCount: configuration.maxPixelCount,
                                                  memoryBudget: configuration.decodeMemoryBudget,
-                                                 maxAnimationByteCount: configuration.maxAnimationByteCount, http: rules)
+                                                 maxAnimationByteCount: configuration.maxAnimationByteCount,
+                                                 loader: dataLoader, options: configuration.httpCacheOptions)
         } else {
             processedStore = nil
         }
@@ -137,12 +137,17 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
         return key
     }
 
-    /// The job producing `request`'s image after its first `stage` processors.
+    /// The job producing `request`'s image after its first `stage` processors: the decoded image
+    /// at stage 0, processor `stage` applied to the stage below after.
     func imageJob(for request: ImageRequest, stage: Int) -> ImageJob {
         assertOnQueue()
         let key = ImageJobKey(request: request, stage: stage)
         if let job = imageJobs[key] { return job }
-        let job = ImageJob(graph: self, request: request, stage: stage, cacheKey: key.cacheKey)
+        let job: ImageJob = if stage == 0 {
+            DecodedImageJob(graph: self, request: request, stage: stage, cacheKey: key.cacheKey)
+        } else {
+            ProcessedImageJob(graph: self, request: request, stage: stage, cacheKey: key.cacheKey)
+        }
         imageJobs[key] = job
         job.onDisposed = { [weak self, weak job] in
             if let self, self.imageJobs[key] === job { self.imageJobs[key] = nil }

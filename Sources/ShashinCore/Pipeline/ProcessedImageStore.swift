@@ -19,14 +19,21 @@ final class ProcessedImageStore: Sendable {
     let maxPixelCount: Int
     let memoryBudget: DecodeMemoryBudget
     let maxAnimationByteCount: Int
-    /// The HTTP rules, for the metadata stored with each result.
-    let http: HTTPCache
+    /// HTTP's rules, for the metadata stored with each result and its use: the originals' rules,
+    /// bent by the same options.
+    let rules: CachePolicyEvaluator
+    let options: HTTPCache.Options
+    /// The clock every age and freshness is computed against.
+    let now: @Sendable () -> Date
+    /// What sends the originals' requests: the credential it adds is part of a result's key.
+    let loader: any DataLoading
     private let writes = DispatchQueue(label: "shashin.processed-writes", qos: .utility)
     private let pending = Locked(0)
 
     init(storage: any DataCaching, encoder: any ImageEncoding, decoder: any ImageDecoding, quality: Double,
          maxPixelCount: Int, memoryBudget: DecodeMemoryBudget = .shared,
-         maxAnimationByteCount: Int = ImageDecodingContext.defaultMaxAnimationByteCount, http: HTTPCache) {
+         maxAnimationByteCount: Int = ImageDecodingContext.defaultMaxAnimationByteCount, loader: any DataLoading,
+         options: HTTPCache.Options, now: @escaping @Sendable () -> Date = { Date() }) {
         self.storage = storage
         self.encoder = encoder
         self.decoder = decoder
@@ -34,7 +41,10 @@ final class ProcessedImageStore: Sendable {
         self.maxPixelCount = maxPixelCount
         self.memoryBudget = memoryBudget
         self.maxAnimationByteCount = maxAnimationByteCount
-        self.http = http
+        self.loader = loader
+        self.options = options
+        self.now = now
+        self.rules = CachePolicyEvaluator(heuristicFraction: options.heuristicFraction, heuristicCap: options.heuristicCap)
     }
 
     /// Results waiting to be written.
@@ -47,7 +57,8 @@ final class ProcessedImageStore: Sendable {
 
     /// The storage key: never a URL alone, so it cannot meet an original's; credentials included.
     func key(for request: ImageRequest, cacheKey: ImageCacheKey) -> String {
-        let credential = http.credential(of: HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:]), url: request.urlRequest.url)
+        let credential = HTTPCache.credential(of: HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:]),
+                                              url: request.urlRequest.url, loader: loader)
         return "processed " + (credential.map { "[\($0)] " } ?? "") + cacheKey.description
     }
 
@@ -58,12 +69,12 @@ final class ProcessedImageStore: Sendable {
         let key = key(for: request, cacheKey: cacheKey)
         guard let entry = try storage.entry(forKey: key) else { return nil }
         if let metadata = entry.metadata, let stored = HTTPCache.storedResponse(from: metadata) {
-            let headers = HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:])
+            let headers = HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:])
             switch request.cachePolicy {
             case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
                 break
             case .useProtocolCachePolicy:
-                let verdict = http.suitability(of: stored, for: headers)
+                let verdict = rules.suitability(of: stored, for: headers, now: now(), options: options)
                 guard verdict == .fresh || verdict == .staleAcceptable else { return nil }
             case .reloadIgnoringCacheData, .reloadRevalidatingCacheData:
                 return nil
@@ -86,14 +97,14 @@ final class ProcessedImageStore: Sendable {
                            request: ImageRequest, cacheKey: ImageCacheKey) {
         // Stored without metadata, a result would be served forever, whatever the original allowed.
         guard let urlResponse else { return }
-        let headers = HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:])
+        let headers = HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:])
         var metadata: Data?
         if let http = urlResponse as? HTTPURLResponse {
-            let responseHeaders = HTTPHeaders(response: http)
-            let credential = self.http.credential(of: headers, url: request.urlRequest.url)
-            guard self.http.mayStore(status: http.statusCode, requestHeaders: headers, responseHeaders: responseHeaders,
-                                     authenticated: credential != nil) else { return }
-            let now = self.http.now()
+            let responseHeaders = HTTPHeaderFields(response: http)
+            let credential = HTTPCache.credential(of: headers, url: request.urlRequest.url, loader: loader)
+            let now = now()
+            guard rules.mayStore(status: http.statusCode, requestHeaders: headers, responseHeaders: responseHeaders,
+                                 authenticated: credential != nil, now: now, options: options) else { return }
             var stored = StoredResponse(status: http.statusCode, headers: HTTPCache.storedHeaders(responseHeaders),
                                         requestHeaders: headers, requestTime: now, responseTime: now)
             stored.credential = credential

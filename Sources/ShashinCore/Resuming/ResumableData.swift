@@ -29,7 +29,7 @@ public struct ResumableData: Sendable, Equatable {
     /// `Accept-Ranges: bytes`, its length and a strong validator, and no content coding; or a
     /// 206 continuing `prefix` at its end. `nil` otherwise.
     init?(interrupted response: HTTPURLResponse, received: Data, continuing prefix: ResumableData?) {
-        let headers = HTTPHeaders(response: response)
+        let headers = HTTPHeaderFields(response: response)
         if let coding = headers["Content-Encoding"], coding.lowercased() != "identity" { return nil }
         switch response.statusCode {
         case 200:
@@ -49,14 +49,14 @@ public struct ResumableData: Sendable, Equatable {
 
     /// Whether a 206's validators name the representation the kept bytes came from: the same
     /// entity tag (or `Last-Modified` date) when it sends one.
-    func identifies(_ headers: HTTPHeaders) -> Bool {
+    func identifies(_ headers: HTTPHeaderFields) -> Bool {
         let isTag = validator.hasPrefix("\"")
         guard let sent = headers[isTag ? "ETag" : "Last-Modified"]?.trimmingCharacters(in: .whitespaces) else { return true }
         return sent == validator
     }
 
     /// `Accept-Ranges` lists `bytes` (RFC 9110 §14.3).
-    static func acceptsByteRanges(_ headers: HTTPHeaders) -> Bool {
+    static func acceptsByteRanges(_ headers: HTTPHeaderFields) -> Bool {
         guard let value = headers["Accept-Ranges"] else { return false }
         return value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "bytes" }
     }
@@ -64,7 +64,7 @@ public struct ResumableData: Sendable, Equatable {
     /// The validator `If-Range` may carry (RFC 9110 §13.1.5): a strong entity tag, or else a
     /// `Last-Modified` date that is strong because it is at least a second older than `Date`
     /// (§8.8.2.2). A weak tag, or a date too close to the response's, gives `nil`.
-    static func strongValidator(_ headers: HTTPHeaders) -> String? {
+    static func strongValidator(_ headers: HTTPHeaderFields) -> String? {
         if let etag = headers["ETag"]?.trimmingCharacters(in: .whitespaces), !etag.isEmpty {
             return etag.hasPrefix("\"") && etag.hasSuffix("\"") && etag.count >= 2 ? etag : nil
         }

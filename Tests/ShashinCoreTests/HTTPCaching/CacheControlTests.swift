@@ -51,7 +51,7 @@ struct CacheControlTests {
     }
 
     @Test func combinesEveryFieldLine() {
-        let headers = HTTPHeaders([("Cache-Control", "max-age=5"), ("cache-control", "no-cache")])
+        let headers = HTTPHeaderFields([("Cache-Control", "max-age=5"), ("cache-control", "no-cache")])
         let control = CacheControl(headers: headers)
         #expect(control.maxAge == 5 && control.noCache)
     }

@@ -23,8 +23,8 @@ struct GarbageInputTests {
         let evaluator = CachePolicyEvaluator()
         let names = ["Cache-Control", "Expires", "Date", "Age", "Last-Modified", "ETag", "Vary", "Pragma"]
         for round in 0..<2_000 {
-            var responseHeaders = HTTPHeaders()
-            var requestHeaders = HTTPHeaders()
+            var responseHeaders = HTTPHeaderFields()
+            var requestHeaders = HTTPHeaderFields()
             for name in names {
                 responseHeaders.add(Self.garbage(&random, round: round), for: name)
                 requestHeaders.add(Self.garbage(&random, round: round), for: name)

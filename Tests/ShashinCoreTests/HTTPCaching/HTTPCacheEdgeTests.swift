@@ -93,8 +93,8 @@ struct HTTPCacheEdgeTests {
         let clock = fixture.clock
         fixture.loader.answer { _ in
             // Another fetch stores v2 while this validation is on the wire.
-            let newer = StoredResponse(status: 200, headers: HTTPHeaders([("ETag", "\"v2\""), ("Cache-Control", "max-age=60")]),
-                                       requestHeaders: HTTPHeaders(), requestTime: clock.now, responseTime: clock.now)
+            let newer = StoredResponse(status: 200, headers: HTTPHeaderFields([("ETag", "\"v2\""), ("Cache-Control", "max-age=60")]),
+                                       requestHeaders: HTTPHeaderFields(), requestTime: clock.now, responseTime: clock.now)
             try? storage.store(Data("v2".utf8), metadata: HTTPCache.metadata(of: newer), forKey: key)
             return .init(status: 304, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60"])
         }

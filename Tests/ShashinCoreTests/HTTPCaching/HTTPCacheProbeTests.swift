@@ -1,4 +1,5 @@
 import Foundation
+import FuzzProbes
 import Testing
 @testable import ShashinCore
 

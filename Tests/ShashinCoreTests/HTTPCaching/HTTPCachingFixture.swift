@@ -16,7 +16,7 @@ enum HTTPCachingFixture {
     /// A response requested at `t0`, received `delay` seconds later.
     static func stored(status: Int = 200, _ headers: [(String, String)], requestHeaders: [(String, String)] = [],
                        delay: TimeInterval = 0) -> StoredResponse {
-        StoredResponse(status: status, headers: HTTPHeaders(headers), requestHeaders: HTTPHeaders(requestHeaders),
+        StoredResponse(status: status, headers: HTTPHeaderFields(headers), requestHeaders: HTTPHeaderFields(requestHeaders),
                        requestTime: t0, responseTime: t0 + delay)
     }
 }

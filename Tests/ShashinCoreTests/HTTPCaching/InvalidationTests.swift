@@ -25,12 +25,12 @@ struct InvalidationTests {
     @Test(arguments: cases) func decidesInvalidation(_ testCase: Case) {
         #expect(evaluator.invalidatesStoredResponses(method: testCase.method, status: testCase.status) == testCase.invalidates)
         let urls = evaluator.urlsToInvalidate(method: testCase.method, url: url, status: testCase.status,
-                                              responseHeaders: HTTPHeaders())
+                                              responseHeaders: HTTPHeaderFields())
         #expect(urls == (testCase.invalidates ? [url] : []))
     }
 
     @Test func invalidatesSameOriginLocationsToo() {
-        let headers = HTTPHeaders([("Location", "/a/new.jpg"), ("Content-Location", "https://evil.example.org/a/photo.jpg")])
+        let headers = HTTPHeaderFields([("Location", "/a/new.jpg"), ("Content-Location", "https://evil.example.org/a/photo.jpg")])
         let urls = evaluator.urlsToInvalidate(method: "PUT", url: url, status: 201, responseHeaders: headers)
         #expect(urls.map(\.absoluteString) == ["https://img.example.com/a/photo.jpg", "https://img.example.com/a/new.jpg"])
     }

@@ -30,14 +30,14 @@ struct RevalidationTests {
     ]
 
     @Test(arguments: cases) func buildsConditionalHeaders(_ testCase: Case) {
-        #expect(evaluator.conditionalHeaders(for: F.stored(testCase.stored)) == HTTPHeaders(testCase.conditional))
+        #expect(evaluator.conditionalHeaders(for: F.stored(testCase.stored)) == HTTPHeaderFields(testCase.conditional))
     }
 
     @Test func notModifiedUpdatesHeadersButKeepsContentLength() {
         // §4.3.4, §3.2
         let stored = F.stored([("Content-Length", "5000"), ("Content-Type", "image/png"), ("ETag", "\"v1\""),
                                ("Cache-Control", "max-age=10"), ("Date", F.at(0)), ("Content-Encoding", "identity")])
-        let notModified = HTTPHeaders([("Content-Length", "0"), ("Cache-Control", "max-age=600"), ("Date", F.at(100)),
+        let notModified = HTTPHeaderFields([("Content-Length", "0"), ("Cache-Control", "max-age=600"), ("Date", F.at(100)),
                                        ("X-New", "yes"), ("Connection", "close, X-Hop"), ("X-Hop", "1"),
                                        ("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked")])
         let updated = evaluator.updating(stored, withNotModified: notModified, requestTime: F.t0 + 99, responseTime: F.t0 + 100)
@@ -60,13 +60,13 @@ struct RevalidationTests {
         // §4.3.4, §4.2.3: the stored response came through a cache (Age: 590 of max-age=600); a
         // first-hand 304 carries no Age, so the refreshed entry is fresh again, not 590 s old.
         let stored = F.stored([("Cache-Control", "max-age=600"), ("Age", "590"), ("Date", F.at(0)), ("ETag", "\"v1\"")])
-        let updated = evaluator.updating(stored, withNotModified: HTTPHeaders([("Date", F.at(1000)), ("ETag", "\"v1\"")]),
+        let updated = evaluator.updating(stored, withNotModified: HTTPHeaderFields([("Date", F.at(1000)), ("ETag", "\"v1\"")]),
                                          requestTime: F.t0 + 1000, responseTime: F.t0 + 1000)
         #expect(!updated.headers.contains("Age"))
         #expect(evaluator.currentAge(of: updated, now: F.t0 + 1100) == 100)
         #expect(evaluator.isFresh(updated, now: F.t0 + 1100))
         // A 304 that came through a cache says how old it is, and that Age is kept.
-        let relayed = evaluator.updating(stored, withNotModified: HTTPHeaders([("Date", F.at(1000)), ("Age", "30")]),
+        let relayed = evaluator.updating(stored, withNotModified: HTTPHeaderFields([("Date", F.at(1000)), ("Age", "30")]),
                                          requestTime: F.t0 + 1000, responseTime: F.t0 + 1000)
         #expect(relayed.headers["Age"] == "30")
         #expect(evaluator.currentAge(of: relayed, now: F.t0 + 1000) == 30)
@@ -75,7 +75,7 @@ struct RevalidationTests {
     @Test func notModifiedReplacesEveryLineOfARepeatedField() {
         // §3.2: "replacing field values that are already present"
         let stored = F.stored([("Link", "<a>"), ("Link", "<b>")])
-        let updated = evaluator.updating(stored, withNotModified: HTTPHeaders([("link", "<c>")]),
+        let updated = evaluator.updating(stored, withNotModified: HTTPHeaderFields([("link", "<c>")]),
                                          requestTime: F.t0, responseTime: F.t0)
         #expect(updated.headers.values(for: "Link") == ["<c>"])
     }

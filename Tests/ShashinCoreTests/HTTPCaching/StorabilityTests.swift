@@ -57,8 +57,8 @@ struct StorabilityTests {
         }
 
     @Test(arguments: cases) func decidesStorability(_ testCase: Case) {
-        #expect(evaluator.isStorable(method: testCase.method, requestHeaders: HTTPHeaders(testCase.requestHeaders),
-                                     status: testCase.status, responseHeaders: HTTPHeaders(testCase.headers))
+        #expect(evaluator.isStorable(method: testCase.method, requestHeaders: HTTPHeaderFields(testCase.requestHeaders),
+                                     status: testCase.status, responseHeaders: HTTPHeaderFields(testCase.headers))
                 == testCase.storable)
     }
 }

@@ -80,7 +80,7 @@ struct SuitabilityTests {
 
     @Test(arguments: cases) func decides(_ testCase: Case) {
         let stored = F.stored(testCase.response, requestHeaders: testCase.storedRequest)
-        #expect(evaluator.suitability(of: stored, for: HTTPHeaders(testCase.request), now: F.t0 + testCase.now)
+        #expect(evaluator.suitability(of: stored, for: HTTPHeaderFields(testCase.request), now: F.t0 + testCase.now)
                 == testCase.expected)
     }
 
@@ -96,14 +96,14 @@ struct SuitabilityTests {
     @Test func staleIfErrorWindow() {
         // RFC 5861 §4, RFC 9111 §4.2.4
         let stored = F.stored([("Cache-Control", "max-age=10, stale-if-error=60")])
-        #expect(evaluator.mayServeStaleOnError(stored, requestHeaders: HTTPHeaders(), now: F.t0 + 60))
-        #expect(!evaluator.mayServeStaleOnError(stored, requestHeaders: HTTPHeaders(), now: F.t0 + 80))
+        #expect(evaluator.mayServeStaleOnError(stored, requestHeaders: HTTPHeaderFields(), now: F.t0 + 60))
+        #expect(!evaluator.mayServeStaleOnError(stored, requestHeaders: HTTPHeaderFields(), now: F.t0 + 80))
         let plain = F.stored([("Cache-Control", "max-age=10")])
-        #expect(!evaluator.mayServeStaleOnError(plain, requestHeaders: HTTPHeaders(), now: F.t0 + 20))
-        #expect(evaluator.mayServeStaleOnError(plain, requestHeaders: HTTPHeaders([("Cache-Control", "stale-if-error=30")]),
+        #expect(!evaluator.mayServeStaleOnError(plain, requestHeaders: HTTPHeaderFields(), now: F.t0 + 20))
+        #expect(evaluator.mayServeStaleOnError(plain, requestHeaders: HTTPHeaderFields([("Cache-Control", "stale-if-error=30")]),
                                                now: F.t0 + 20))
         let strict = F.stored([("Cache-Control", "max-age=10, stale-if-error=60, must-revalidate")])
-        #expect(!evaluator.mayServeStaleOnError(strict, requestHeaders: HTTPHeaders(), now: F.t0 + 20))
+        #expect(!evaluator.mayServeStaleOnError(strict, requestHeaders: HTTPHeaderFields(), now: F.t0 + 20))
     }
 
     @Test func storesOnlyTheRequestHeadersNamedByVary() {

@@ -4,16 +4,16 @@ import Foundation
 ///
 /// Repeated names are kept as separate field lines; `self[name]` combines them with ", " as
 /// RFC 9110 §5.3 allows for list-based fields. Value: no lock, no shared state.
-struct HTTPHeaders: Sendable, Equatable, Codable {
+package struct HTTPHeaderFields: Sendable, Equatable, Codable {
     /// One field line.
-    struct Field: Sendable, Equatable, Codable {
-        var name: String
-        var value: String
+    package struct Field: Sendable, Equatable, Codable {
+        package var name: String
+        package var value: String
     }
 
-    private(set) var fields: [Field]
+    package private(set) var fields: [Field]
 
-    init(_ pairs: [(String, String)] = []) {
+    package init(_ pairs: [(String, String)] = []) {
         fields = pairs.map { Field(name: $0.0, value: $0.1) }
     }
 
@@ -23,12 +23,12 @@ struct HTTPHeaders: Sendable, Equatable, Codable {
     }
 
     /// Every value of `name`, one per field line.
-    func values(for name: String) -> [String] {
+    package func values(for name: String) -> [String] {
         fields.filter { Self.same($0.name, name) }.map(\.value)
     }
 
     /// All field lines of `name` combined with ", "; nil when absent.
-    subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         get {
             let values = values(for: name)
             return values.isEmpty ? nil : values.joined(separator: ", ")
@@ -38,7 +38,7 @@ struct HTTPHeaders: Sendable, Equatable, Codable {
         }
     }
 
-    func contains(_ name: String) -> Bool {
+    package func contains(_ name: String) -> Bool {
         fields.contains { Self.same($0.name, name) }
     }
 
@@ -65,7 +65,7 @@ struct HTTPHeaders: Sendable, Equatable, Codable {
     }
 
     /// The distinct names present, lowercased.
-    var lowercasedNames: [String] {
+    package var lowercasedNames: [String] {
         var seen = Set<String>()
         return fields.compactMap { seen.insert($0.name.lowercased()).inserted ? $0.name.lowercased() : nil }
     }

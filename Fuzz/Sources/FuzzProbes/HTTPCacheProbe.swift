@@ -2,11 +2,13 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import ShashinCore
 
 /// Runs every path of the HTTP cache that reads what a server sent — `Cache-Control`, the HTTP
 /// dates, `Age`, `Vary`, `ETag`, a 304's fields, an entry's stored metadata — over one exchange,
-/// and reports the invariants that do not hold. The fuzzer in `Fuzz/` drives it and the regression
-/// tests replay what it found; being `package`, it leaves the parsers themselves internal.
+/// and reports the invariants that do not hold. The fuzzer `FuzzHTTPCache` drives it and the
+/// regression tests replay what it found. It lives outside the shipped library and reaches the
+/// parsers and rules through ShashinCore's `package` declarations.
 ///
 /// Stateless: each call builds its own cache over its own in-memory storage.
 package enum HTTPCacheProbe {
@@ -79,9 +81,9 @@ package enum HTTPCacheProbe {
         var problems: [String] = []
         let rules = CachePolicyEvaluator()
         let now = exchange.now
-        let responseHeaders = HTTPHeaders(exchange.responseHeaders)
-        let requestHeaders = HTTPHeaders(exchange.requestHeaders)
-        let notModified = HTTPHeaders(exchange.notModifiedHeaders)
+        let responseHeaders = HTTPHeaderFields(exchange.responseHeaders)
+        let requestHeaders = HTTPHeaderFields(exchange.requestHeaders)
+        let notModified = HTTPHeaderFields(exchange.notModifiedHeaders)
 
         // The parsers on every value, whichever field it came in.
         for field in responseHeaders.fields + requestHeaders.fields + notModified.fields {
@@ -225,7 +227,7 @@ package enum HTTPCacheProbe {
 
     /// A 304 replaces the fields it carries, except framing and hop-by-hop ones, and restarts the
     /// age (a stored `Age` goes unless the 304 brings one).
-    static func checkNotModified(_ stored: StoredResponse, _ notModified: HTTPHeaders, rules: CachePolicyEvaluator, now: Date) -> [String] {
+    static func checkNotModified(_ stored: StoredResponse, _ notModified: HTTPHeaderFields, rules: CachePolicyEvaluator, now: Date) -> [String] {
         let updated = rules.updating(stored, withNotModified: notModified, requestTime: now, responseTime: now)
         var problems: [String] = []
         if updated.requestTime != now || updated.responseTime != now || updated.status != stored.status {

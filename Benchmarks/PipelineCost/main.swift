@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ShashinCore
+
+// `PipelineCostBench [requests] [passes] [window]`: the pipeline's own cost per cold request. Each
+// pass loads `requests` distinct URLs with `pipeline.image(for:)`, `window` at a time (default 1:
+// one after another, so every hop wakes a thread; more keeps the threads busy), through a loader
+// that answers at once with 64 bytes and a decoder that returns a 1×1 image at once, with the
+// default memory cache and no disk cache: what is left is the pipeline's coordination (tasks,
+// the job graph, the work queues, their thread hops). Prints one JSON line per pass with the CPU
+// time (user + system, `getrusage`), the wall time and the voluntary context switches per request,
+// for the pipeline and for the same loader and decoder called directly (`path`). The first
+// pass warms up and is not printed. Built in release by `scripts/bench-pipeline-cost`.
+
+/// Answers every request at once with the same small body and a 200.
+struct InstantLoader: DataLoading {
+    let body = Data(repeating: 0xAB, count: 64)
+
+    func loadData(for request: URLRequest, maxBytes: Int,
+                  progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
+        let url = request.url ?? URL(string: "https://bench.invalid/")!
+        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)!
+        return (body, response)
+    }
+}
+
+/// Returns the same 1×1 image for any bytes.
+struct InstantDecoder: ImageDecoding {
+    let image = Bitmap(width: 1, height: 1, pixels: [0, 0, 0, 255])
+
+    func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage { image }
+}
+
+struct Pass: Encodable {
+    /// `pipeline`: `pipeline.image(for:)`; `direct`: the same loader and decoder called in a row,
+    /// so the difference between the two is the pipeline's own cost.
+    let path: String
+    let pass: Int
+    let requests: Int
+    let window: Int
+    let cpuMicrosecondsPerRequest: Double
+    let wallMicrosecondsPerRequest: Double
+    let voluntarySwitchesPerRequest: Double
+}
+
+/// The process's CPU time (user + system) so far, and its voluntary context switches: each is a
+/// thread that went to sleep waiting (for work, a lock, a queue), the price of a hop; the count
+/// hardly depends on the machine's load, unlike the times.
+func usage() -> (cpuSeconds: Double, switches: Int) {
+    var usage = rusage()
+    // Glibc imports the `who` argument as an Int32 typedef and RUSAGE_SELF as an enum case.
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return (seconds(usage.ru_utime) + seconds(usage.ru_stime), usage.ru_nvcsw)
+}
+
+let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let requests = arguments.first ?? 20_000
+let passes = arguments.dropFirst().first ?? 5
+let window = max(1, arguments.dropFirst(2).first ?? 1)
+
+var configuration = ImagePipeline.Configuration(decoder: InstantDecoder())
+configuration.dataLoader = InstantLoader()
+configuration.diskCache = nil
+let pipeline = ImagePipeline(configuration: configuration)
+let encoder = JSONEncoder()
+encoder.keyEncodingStrategy = .convertToSnakeCase
+encoder.outputFormatting = .sortedKeys
+
+/// Loads every URL, `window` at a time, with `load`; the CPU and wall time per request.
+func measure(_ urls: [URL], _ load: @escaping @Sendable (URL) async throws -> Int) async throws
+    -> (cpu: Double, wall: Double, switches: Double) {
+    let before = usage()
+    let wallBefore = DispatchTime.now().uptimeNanoseconds
+    try await withThrowingTaskGroup(of: Int.self) { group in
+        var next = urls.makeIterator()
+        for _ in 0..<window { if let url = next.next() { group.addTask { try await load(url) } } }
+        while let width = try await group.next() {
+            precondition(width == 1, "the decoder's image")
+            if let url = next.next() { group.addTask { try await load(url) } }
+        }
+    }
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - wallBefore) / 1e9
+    let after = usage()
+    let count = Double(urls.count)
+    return ((after.cpuSeconds - before.cpuSeconds) / count * 1e6, wall / count * 1e6,
+            Double(after.switches - before.switches) / count)
+}
+
+let loader = InstantLoader()
+let decoder = InstantDecoder()
+for pass in 0...passes {
+    // Distinct URLs in every pass: each request misses the memory cache.
+    let urls = (0..<requests).map { URL(string: "https://bench.invalid/\(pass)/\($0).png")! }
+    let viaPipeline = try await measure(urls) { try await pipeline.image(for: $0).pixelWidth }
+    let direct = try await measure(urls) { url in
+        let (data, _) = try await loader.loadData(for: URLRequest(url: url), maxBytes: 1 << 20, progress: { _, _ in })
+        return try decoder.decode(data, context: ImageDecodingContext(format: nil)).pixelWidth
+    }
+    guard pass > 0 else { continue }
+    for (path, figures) in [("pipeline", viaPipeline), ("direct", direct)] {
+        func rounded(_ value: Double, _ places: Double) -> Double { (value * places).rounded() / places }
+        let line = Pass(path: path, pass: pass, requests: requests, window: window,
+                        cpuMicrosecondsPerRequest: rounded(figures.cpu, 10), wallMicrosecondsPerRequest: rounded(figures.wall, 10),
+                        voluntarySwitchesPerRequest: rounded(figures.switches, 100))
+        print(String(decoding: try encoder.encode(line), as: UTF8.self))
+    }
+}

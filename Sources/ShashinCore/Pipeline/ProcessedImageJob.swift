@@ -1,0 +1,45 @@
+import Foundation
+
+/// Stage n ≥ 1: processor n applied to stage n-1's image, and to its previews.
+final class ProcessedImageJob: ImageJob, @unchecked Sendable { // confined to `JobGraph.queue`, like every job
+    /// The processor this stage applies.
+    private var processor: any ImageProcessing { request.processors[stage - 1] }
+
+    override func subscribeUpstream() {
+        upstream = graph.imageJob(for: request, stage: stage - 1).subscribe(priority: priority, wantsPreviews: wantsPreviews) { [weak self] event in
+            switch event {
+            case .progress(let progress): self?.send(progress: progress)
+            case .preview(let input): self?.processPreview(input)
+            case .value(let input): self?.process(input)
+            case .failure(let error): self?.finish(.failure(error))
+            }
+        }
+    }
+
+    private func process(_ input: ImageResult) {
+        let processor = self.processor
+        let carried = Carried(timings: input.timings, source: input.source, urlResponse: input.urlResponse,
+                              originalFormat: input.originalFormat, storageErrors: input.storageErrors,
+                              resumedFromByte: input.resumedFromByte)
+        let image = UncheckedImage(input.image)
+        produce(on: graph.processingQueue, from: carried) {
+            do {
+                return try processor.processEveryFrame(image.value)
+            } catch let error as ImagePipelineError {
+                throw error
+            } catch {
+                throw ImagePipelineError.processingFailed(identifier: processor.identifier, reason: String(describing: error))
+            }
+        } record: { timings, duration in
+            timings.process += duration
+        }
+    }
+
+    /// Runs the processor on the stage below's preview; a processor that fails on a preview only
+    /// loses that preview.
+    private func processPreview(_ input: ImageResult) {
+        let processor = self.processor
+        let image = UncheckedImage(input.image)
+        runPreview(on: graph.processingQueue, work: { try? processor.process(image.value) })
+    }
+}
