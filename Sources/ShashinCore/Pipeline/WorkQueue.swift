@@ -22,10 +22,10 @@ final class WorkQueue: @unchecked Sendable { // `pending`, `running` and every i
     /// free. `start` must eventually call `item.finish()`.
     func enqueue(priority: Priority, start: @escaping @Sendable (WorkItem) -> Void) -> WorkItem {
         let item = WorkItem(queue: self, priority: priority, start: start)
-        lock.lock()
-        pending[priority.rawValue].append(item)
-        let ready = dequeueReady()
-        lock.unlock()
+        let ready = lock.locked {
+            pending[priority.rawValue].append(item)
+            return dequeueReady()
+        }
         launch(ready)
         return item
     }
@@ -38,54 +38,54 @@ final class WorkQueue: @unchecked Sendable { // `pending`, `running` and every i
     // MARK: Called by WorkItem
 
     fileprivate func setPriority(_ item: WorkItem, _ priority: Priority) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard item.priority != priority else { return }
-        if item.state == .pending, let index = pending[item.priority.rawValue].firstIndex(where: { $0 === item }) {
-            pending[item.priority.rawValue].remove(at: index)
-            pending[priority.rawValue].append(item)
+        lock.locked {
+            guard item.priority != priority else { return }
+            if item.state == .pending, let index = pending[item.priority.rawValue].firstIndex(where: { $0 === item }) {
+                pending[item.priority.rawValue].remove(at: index)
+                pending[priority.rawValue].append(item)
+            }
+            item.priority = priority
         }
-        item.priority = priority
     }
 
     fileprivate func cancel(_ item: WorkItem) {
-        lock.lock()
-        var onCancel: (@Sendable () -> Void)?
-        switch item.state {
-        case .pending:
-            if let index = pending[item.priority.rawValue].firstIndex(where: { $0 === item }) {
-                pending[item.priority.rawValue].remove(at: index)
+        let onCancel = lock.locked { () -> (@Sendable () -> Void)? in
+            switch item.state {
+            case .pending:
+                if let index = pending[item.priority.rawValue].firstIndex(where: { $0 === item }) {
+                    pending[item.priority.rawValue].remove(at: index)
+                }
+                item.state = .finished
+                item.start = nil
+                return nil
+            case .running:
+                item.cancelRequested = true
+                return item.onCancel
+            case .finished:
+                return nil
             }
-            item.state = .finished
-            item.start = nil
-        case .running:
-            item.cancelRequested = true
-            onCancel = item.onCancel
-        case .finished:
-            break
         }
-        lock.unlock()
         onCancel?()
     }
 
     fileprivate func setCancellationHandler(_ item: WorkItem, _ handler: @escaping @Sendable () -> Void) {
-        lock.lock()
-        let cancelNow = item.cancelRequested
-        if !cancelNow { item.onCancel = handler }
-        lock.unlock()
+        let cancelNow = lock.locked { () -> Bool in
+            if !item.cancelRequested { item.onCancel = handler }
+            return item.cancelRequested
+        }
         if cancelNow { handler() }
     }
 
     fileprivate func isCancelled(_ item: WorkItem) -> Bool { lock.locked { item.cancelRequested } }
 
     fileprivate func finish(_ item: WorkItem) {
-        lock.lock()
-        guard item.state == .running else { lock.unlock(); return }
-        item.state = .finished
-        item.onCancel = nil
-        running -= 1
-        let ready = dequeueReady()
-        lock.unlock()
+        let ready = lock.locked { () -> [WorkItem] in
+            guard item.state == .running else { return [] }
+            item.state = .finished
+            item.onCancel = nil
+            running -= 1
+            return dequeueReady()
+        }
         launch(ready)
     }
 
