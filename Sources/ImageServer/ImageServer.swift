@@ -77,8 +77,11 @@ public final class ImageServer: Sendable {
     /// Starts listening on 127.0.0.1 and returns once connections are accepted.
     ///
     /// Binds the `port` (and `httpsPort`) given to `init`; with 0, a free port the first time and
-    /// the same port again after a ``stop()``, so URLs made before stay valid. The HTTPS
-    /// certificate is made on the first start and kept. Does nothing when running.
+    /// the same port again after a ``stop()``, so URLs made before stay valid, unless another
+    /// socket took it while the server was stopped: any port-0 bind or outgoing connection may take
+    /// a port of the system's ephemeral range (32768–60999 on Linux by default), so a server that
+    /// must come back on its port is given one below that range. The HTTPS certificate is made on
+    /// the first start and kept. Does nothing when running.
     /// - Throws: The socket error when a port cannot be bound; nothing is left listening then.
     public func start() async throws {
         while true {
