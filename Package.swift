@@ -83,11 +83,11 @@ let package = Package(
         // (jpeg_session.c), the SIMD Lanczos resampler (resample.c) and RGBA shrink (rgba_shrink.c),
         // the lcms transform to sRGB (icc_transform.c) and the zlib inflated-size guard
         // (zlib_guard.c). include/CImageKernels.h declares only what Swift calls.
-        // Debug builds compile it at -O2 too, as release builds do: the per-pixel loops at -O0 would
-        // make every debug decode and test several times slower. `unsafeFlags` does not stop a
-        // user from depending on Shashin by version: SwiftPM checks dependencies for unsafe flags
-        // only in manifests below tools version 6.2, and this one is 6.2 (checked with Swift 6.3.1
-        // and a consumer depending on a tagged copy by `from:`).
+        // Debug builds compile it at -O2, as release builds do, so the per-pixel loops never run
+        // unoptimised (in tests, benchmarks' smoke runs or a user's debug app). `unsafeFlags` does
+        // not stop a user from depending on Shashin by version: SwiftPM refuses unsafe flags in a
+        // versioned dependency only when its manifest is below tools version 6.2, and this one is
+        // 6.2 (Swift 6.3.1: a consumer of a tagged copy by `from:` builds; at 6.1 it is refused).
         .target(
             name: "CImageKernels",
             dependencies: ["CLibJPEG", "CLCMS2", "CZlib"],
