@@ -21,7 +21,8 @@ let appleShape = ProcessInfo.processInfo.environment["SHASHIN_APPLE_SHAPE"] == "
 /// Where the platform decodes with libvips: everywhere but Apple platforms, which use ImageIO.
 let vipsPlatforms: [Platform] = [.linux]
 
-/// Whether the package declares its libvips targets (`CVips`, `ShashinVips`, `ShashinVipsTests`).
+/// Whether the package declares its libvips targets (`CVips`, `ShashinVips`, `ShashinVipsTests`) and
+/// the C kernels beside them (`CImageKernels` and the system libraries it links).
 /// Not on Apple platforms: ImageIO decodes there, and a Mac without Homebrew's vips must build.
 /// The manifest is compiled for the machine that builds, so this is a question about that machine.
 #if canImport(Darwin)
@@ -72,15 +73,34 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
-        // libvips through a system-library module. shim.h wraps libvips' variadic calls and holds,
-        // as static inline C, the direct libjpeg-turbo decoder, the Lanczos resampler, the shrink
-        // and the zlib size guard that ShashinVips calls.
+        // libvips through a system-library module: shim.h wraps libvips' variadic calls (loaders,
+        // savers, transforms, processors) and captures its warnings. No other C lives there.
         .systemLibrary(
             name: "CVips",
             pkgConfig: "vips",
-            providers: [.apt(["libvips-dev", "liblcms2-dev"]), .brew(["vips"])]
+            providers: [.apt(["libvips-dev"]), .brew(["vips"])]
         ),
-        .target(name: "ShashinVips", dependencies: ["ShashinCore", "CVips"]),
+        // The C kernels ShashinVips runs beside libvips, one concern a file: the direct
+        // libjpeg-turbo decoder (jpeg_decoder.c, jpeg_pixels.c), its buffered-image preview session
+        // (jpeg_session.c), the SIMD Lanczos resampler (resample.c) and RGBA shrink (rgba_shrink.c),
+        // the lcms transform to sRGB (icc_transform.c) and the zlib inflated-size guard
+        // (zlib_guard.c). include/CImageKernels.h declares only what Swift calls.
+        // Debug builds compile it at -O2, as release builds do, so the per-pixel loops never run
+        // unoptimised (in tests, benchmarks' smoke runs or a user's debug app). `unsafeFlags` does
+        // not stop a user from depending on Shashin by version: SwiftPM refuses unsafe flags in a
+        // versioned dependency only when its manifest is below tools version 6.2, and this one is
+        // 6.2 (Swift 6.3.1: a consumer of a tagged copy by `from:` builds; at 6.1 it is refused).
+        .target(
+            name: "CImageKernels",
+            dependencies: ["CLibJPEG", "CLCMS2", "CZlib"],
+            cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]
+        ),
+        // The libraries CImageKernels links, by their pkg-config names. CZlib also gives ShashinVips
+        // zlib's crc32 (APNG chunk checks) and ShashinVipsTests its deflate (crafted PNG streams).
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "ShashinVips", dependencies: ["ShashinCore", "CVips", "CImageKernels", "CZlib"]),
 
         // A `DataLoading` over AsyncHTTPClient (SwiftNIO): the default loader on Linux.
         .target(
@@ -188,7 +208,8 @@ let package = Package(
         .testTarget(
             name: "ShashinVipsTests",
             // ImageServer for its AnimatedPNGWriter (APNG files the tests shape field by field).
-            dependencies: ["Shashin", "ImageServer"],
+            // CImageKernels and CZlib for the C kernels' own tests and the crafted PNG streams.
+            dependencies: ["Shashin", "ImageServer", "CImageKernels", "CZlib"],
             resources: [.copy("Resources")]
         ),
         .testTarget(
@@ -228,7 +249,9 @@ if coreOnly {
 }
 
 if !declaresVips {
-    let vipsTargets: Set<String> = ["CVips", "ShashinVips", "ShashinVipsTests"]
+    let vipsTargets: Set<String> = [
+        "CVips", "CImageKernels", "CLibJPEG", "CLCMS2", "CZlib", "ShashinVips", "ShashinVipsTests",
+    ]
     package.targets = package.targets.filter { !vipsTargets.contains($0.name) }
     for target in package.targets {
         target.dependencies = target.dependencies.filter {

@@ -13,7 +13,7 @@ if [[ "$(uname -s)" == "Darwin" ]]; then
 fi
 
 # liblcms2-dev: the direct JPEG path calls lcms itself (libvips-dev depends on it; named here
-# because the CVips shim includes lcms2.h and links lcms2).
+# because CImageKernels includes lcms2.h and links lcms2, as it does libjpeg and zlib).
 packages=(libvips-dev liblcms2-dev libsqlite3-dev pkg-config)
 # The benchmarks also time libvips' own vipsthumbnail, which libvips-dev only recommends, and
 # read peak memory with GNU time.

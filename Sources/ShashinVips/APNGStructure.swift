@@ -1,4 +1,5 @@
-import CVips
+import CImageKernels
+import CZlib
 
 /// The frame layout of an animated PNG, read from its chunk list (lengths, types, the small
 /// `acTL` and `fcTL` chunks and CRCs; no pixel data is inflated).

@@ -1,4 +1,4 @@
-import CVips
+import CImageKernels
 import ShashinCore
 
 /// The peak memory of one decode, estimated from the image's header before any pixel is

@@ -1,9 +1,9 @@
-import CVips
+import CImageKernels
 import ShashinCore
 
 /// The JPEG fast path: libjpeg-turbo called directly on the whole buffer, with the shrink done
 /// by its DCT scaling and the rest by a separable Lanczos-3 resampler, writing upright RGBA
-/// straight into the bitmap (`shashin_jpeg_*` in the CVips shim).
+/// straight into the bitmap (`shashin_jpeg_*` in the CImageKernels C target).
 ///
 /// Through libvips the same decode reads its input 4 KB at a time (which keeps libjpeg-turbo
 /// off its fast Huffman decoder) and pays a fixed cost per operation after the load; for a
@@ -145,8 +145,8 @@ enum DirectJPEGDecoder {
     /// Why libvips, not this path, should decode an image with this header; `nil` when it can.
     private static func unsupportedReason(_ header: shashin_jpeg_header) -> String? {
         let space = header.color_space
-        let plain = (header.components == 1 && space == Int32(JCS_GRAYSCALE.rawValue))
-            || (header.components == 3 && (space == Int32(JCS_YCbCr.rawValue) || space == Int32(JCS_RGB.rawValue)))
+        let plain = (header.components == 1 && space == SHASHIN_JPEG_GRAYSCALE)
+            || (header.components == 3 && (space == SHASHIN_JPEG_YCBCR || space == SHASHIN_JPEG_RGB))
         return plain ? nil : "\(header.components) components in colour space \(space) (CMYK, YCCK or unknown)"
     }
 
@@ -182,7 +182,7 @@ enum DirectJPEGDecoder {
     /// The outcome of a libjpeg failure: data that ends early fails the decode (libvips would
     /// refuse it the same way), its message naming `stage` and libjpeg's words; anything else
     /// goes to libvips.
-    static func failure(of jpeg: UnsafeMutablePointer<shashin_jpeg>, stage: DecodingFailure.Stage) throws(ImagePipelineError) -> Outcome {
+    static func failure(of jpeg: OpaquePointer, stage: DecodingFailure.Stage) throws(ImagePipelineError) -> Outcome {
         let message = String(cString: shashin_jpeg_get_message(jpeg))
         if shashin_jpeg_get_failure(jpeg) == SHASHIN_JPEG_INCOMPLETE {
             let words = message.isEmpty ? "libjpeg-turbo stopped at the end of the data without a message: the data is truncated"

@@ -1,12 +1,12 @@
-import CVips
+import CImageKernels
 import Foundation
 import ShashinCore
 
 /// The previews of one progressive JPEG download, decoded by libjpeg-turbo in buffered-image mode
-/// (`shashin_jpeg_session_*` in the CVips shim): the bytes are appended as they arrive, each is
-/// entropy-decoded once into the coefficients of the whole image, and each preview is an output
-/// pass over the scans so far, through the direct path's DCT scaling, resampling, orientation and
-/// sRGB transform. The pixels are those `DirectJPEGDecoder` makes from the same bytes, from
+/// (`shashin_jpeg_session_*` in the CImageKernels C target): the bytes are appended as they
+/// arrive, each is entropy-decoded once into the coefficients of the whole image, and each
+/// preview is an output pass over the scans so far, through the direct path's DCT scaling,
+/// resampling, orientation and sRGB transform. The pixels are those `DirectJPEGDecoder` makes from the same bytes, from
 /// scratch: a preview of a scan is the preview of that prefix, and `finish` is the final image.
 ///
 /// The session takes what the direct path takes (`DirectJPEGDecoder.plan`): anything it declines,
@@ -20,7 +20,7 @@ final class JPEGPreviewSession: ProgressiveDecodingSession, @unchecked Sendable 
     /// Set by `close()` while a call holds `lock`: that call ends the session as it returns, so
     /// closing never waits for a preview to finish.
     private let closeRequested = Locked(false)
-    private var session: UnsafeMutablePointer<shashin_jpeg_session>?
+    private var session: OpaquePointer?
     private var plan: DirectJPEGDecoder.Plan?
     private var reservation: DecodeMemoryBudget.Reservation?
 
@@ -127,7 +127,7 @@ final class JPEGPreviewSession: ProgressiveDecodingSession, @unchecked Sendable 
     }
 
     /// An output pass over the scans so far (`again`: even when that scan was shown before).
-    private func output(_ session: UnsafeMutablePointer<shashin_jpeg_session>, _ plan: DirectJPEGDecoder.Plan,
+    private func output(_ session: OpaquePointer, _ plan: DirectJPEGDecoder.Plan,
                         again: Bool) -> PlatformImage? {
         var result: Int32 = 0
         let pixels = [UInt8](unsafeUninitializedCapacity: plan.byteCount) { buffer, initialized in

@@ -1,4 +1,4 @@
-import CVips
+import CImageKernels
 import ShashinCore
 
 /// Refuses PNGs whose compressed ancillary chunks (`zTXt`, `iTXt`, `iCCP`) inflate to far more

@@ -1,3 +1,4 @@
+import CImageKernels
 import CVips
 import ShashinCore
 
@@ -66,9 +67,9 @@ final class SRGBTransforms: Sendable {
 
 /// One lcms transform to sRGB, freed with its last reference.
 final class SRGBTransform: @unchecked Sendable { // no lock needed: lcms never changes a transform after making it, and cmsFLAGS_NOCACHE makes applying it safe from many threads at once
-    private let icc: UnsafeMutablePointer<shashin_icc>
+    private let icc: OpaquePointer
 
-    init(_ icc: UnsafeMutablePointer<shashin_icc>) {
+    init(_ icc: OpaquePointer) {
         self.icc = icc
     }
 

@@ -1,6 +1,6 @@
 // libvips exists only where Shashin decodes with it (Linux); elsewhere this file is empty.
 #if canImport(ShashinVips)
-import CVips
+import CZlib
 import Foundation
 import ImageServer
 import ShashinCore

@@ -1,3 +1,4 @@
+import CImageKernels
 import CVips
 import ShashinCore
 

@@ -1,9 +1,9 @@
 // libvips exists only where Shashin decodes with it (Linux); elsewhere this file is empty.
 #if canImport(ShashinVips)
+import CZlib
 import Foundation
 import ShashinCore
 import ShashinVips
-import CVips // zlib, through the shim
 
 /// The shapes of issue 13 whose decoding memory the pixel limit does not bound: all black,
 /// so they are small files, made here byte by byte.

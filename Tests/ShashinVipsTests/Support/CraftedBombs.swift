@@ -1,9 +1,9 @@
 // libvips exists only where Shashin decodes with it (Linux); elsewhere this file is empty.
 #if canImport(ShashinVips)
+import CZlib
 import Foundation
 import ShashinCore
 import ShashinVips
-import CVips // zlib, through the shim
 
 /// Decompression bombs: small files that declare (or inflate to) far more than they hold.
 enum CraftedBombs {
