@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Shashin
+import ShashinCore
 import ShashinToolSupport
 
 /// `shashin-bench decode FILE`: decodes one file to a thumbnail over and over, on one or more
@@ -108,10 +109,9 @@ struct BenchDecodeCommand: ParsableCommand {
     }
 
     /// The first error any thread met.
-    private final class Failure: @unchecked Sendable { // `error` behind `lock`
-        private let lock = NSLock()
-        private var error: (any Error)?
-        func record(_ error: any Error) { lock.lock(); if self.error == nil { self.error = error }; lock.unlock() }
-        var first: (any Error)? { lock.lock(); defer { lock.unlock() }; return error }
+    private final class Failure: Sendable {
+        private let error = Locked<(any Error)?>(nil)
+        func record(_ error: any Error) { self.error.withLock { if $0 == nil { $0 = error } } }
+        var first: (any Error)? { error.current }
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
+import ShashinCore
 
 /// A progress line on standard error: redrawn in place on a terminal, printed every quarter
 /// otherwise (so logs stay short).
-final class ProgressLine: @unchecked Sendable { // `state` behind `lock`
-    private let lock = NSLock()
-    private var state = (done: 0, failed: 0, lastQuarter: 0)
+final class ProgressLine: Sendable {
+    private let state = Locked((done: 0, failed: 0, lastQuarter: 0))
     private let total: Int
     private let label: String
     private let start = Date()
@@ -18,14 +18,14 @@ final class ProgressLine: @unchecked Sendable { // `state` behind `lock`
     }
 
     func advance(failed: Bool) {
-        lock.lock()
-        state.done += 1
-        if failed { state.failed += 1 }
-        let (done, failures) = (state.done, state.failed)
-        let quarter = total > 0 ? done * 4 / total : 4
-        let shouldPrint = isTerminal || quarter > state.lastQuarter
-        state.lastQuarter = max(state.lastQuarter, quarter)
-        lock.unlock()
+        let (done, failures, shouldPrint) = state.withLock { state in
+            state.done += 1
+            if failed { state.failed += 1 }
+            let quarter = total > 0 ? state.done * 4 / total : 4
+            let shouldPrint = isTerminal || quarter > state.lastQuarter
+            state.lastQuarter = max(state.lastQuarter, quarter)
+            return (state.done, state.failed, shouldPrint)
+        }
         guard enabled, shouldPrint else { return }
         let seconds = Date().timeIntervalSince(start)
         let percent = total > 0 ? done * 100 / total : 100
