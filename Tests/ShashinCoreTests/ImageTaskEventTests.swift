@@ -36,10 +36,10 @@ struct ImageTaskEventTests {
         let request = ImageRequest(url: url)
         let dataLoad = Task { try await fixture.pipeline.data(for: request) }
         try await fixture.loader.waitForPendingCount(1)
-        #expect(graph.queue.sync { graph.fetchJob(for: request).wantsProgress } == false)
+        #expect(GraphActor.sync { graph.fetchJob(for: request).wantsProgress } == false)
         let task = fixture.task(request)
         fixture.flushGraph()
-        #expect(graph.queue.sync { graph.fetchJob(for: request).wantsProgress } == true)
+        #expect(GraphActor.sync { graph.fetchJob(for: request).wantsProgress } == true)
         let collector = Task { () -> [ImageTask.Progress] in
             var progress: [ImageTask.Progress] = []
             for await value in task.progress { progress.append(value) }

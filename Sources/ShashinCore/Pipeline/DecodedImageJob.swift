@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// Stage 0: the request's image decoded from the fetched bytes, at the thumbnail size; and while
 /// the bytes arrive, previews decoded from the scans received so far.
-final class DecodedImageJob: ImageJob, @unchecked Sendable { // confined to `JobGraph.queue`, like every job
+final class DecodedImageJob: ImageJob {
     /// When the last preview was started, for the configuration's interval.
     private var lastPreviewAt = -Double.infinity
     /// Bytes decoded by previews so far, and the body's announced size (0: unknown), for the
@@ -74,7 +74,7 @@ final class DecodedImageJob: ImageJob, @unchecked Sendable { // confined to `Job
     }
 
     /// The response's `Content-Encoding` other than `identity`, if any.
-    static func contentEncoding(of response: URLResponse?) -> String? {
+    nonisolated static func contentEncoding(of response: URLResponse?) -> String? {
         guard let value = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")?
             .trimmingCharacters(in: .whitespaces), !value.isEmpty, value.lowercased() != "identity" else { return nil }
         return value

@@ -11,7 +11,7 @@ extension FetchDataJob {
     /// The request a plan sends, when kept bytes may continue it: a GET with no validators,
     /// ranges or credentials of its own, for which the HTTP cache holds no stored response (one
     /// that is stored is revalidated instead).
-    static func resumableRequest(in plan: HTTPCache.Plan) -> URLRequest? {
+    nonisolated static func resumableRequest(in plan: HTTPCache.Plan) -> URLRequest? {
         let request: URLRequest
         switch plan {
         case .answered:
@@ -30,7 +30,7 @@ extension FetchDataJob {
 
     /// Continues kept bytes when there are some and the server agrees, else downloads the whole
     /// body; keeps what arrives when this download ends early in its turn.
-    func downloadResuming(_ plan: HTTPCache.Plan, request: URLRequest, key: String, storage: PartialBodyStorage,
+    nonisolated func downloadResuming(_ plan: HTTPCache.Plan, request: URLRequest, key: String, storage: PartialBodyStorage,
                           progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> FetchedData {
         let prefix = await storage.value(forKey: key)
         try Task.checkCancellation()
@@ -61,7 +61,7 @@ extension FetchDataJob {
     /// Asks for the bytes after `prefix`. The whole body when the answer continues it (a 206
     /// whose range, total and validator fit) or replaces it (a 200); `nil` for any other answer
     /// (416 among them), after which the caller loads the whole image.
-    private func resume(_ request: URLRequest, from prefix: ResumableData,
+    private nonisolated func resume(_ request: URLRequest, from prefix: ResumableData,
                         progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> FetchedData? {
         var ranged = request
         ranged.cachePolicy = .reloadIgnoringLocalCacheData
@@ -112,7 +112,7 @@ extension FetchDataJob {
 
     /// The 200 the whole body would have come with: the 206's fields (RFC 9110 §15.3.7 has it
     /// send those a 200 would), without `Content-Range`, with the whole length.
-    static func completeResponse(from partial: HTTPURLResponse, length: Int) -> HTTPURLResponse? {
+    nonisolated static func completeResponse(from partial: HTTPURLResponse, length: Int) -> HTTPURLResponse? {
         guard let url = partial.url else { return nil }
         var fields: [String: String] = [:]
         for (name, value) in partial.allHeaderFields {

@@ -23,12 +23,12 @@ struct FetchedData: @unchecked Sendable { // immutable; URLResponse is never mut
 /// bounded network queue, through the HTTP cache when there is one. Progress crosses to the
 /// graph's queue only while a subscriber wants it: `data(for:)` does not, and each crossing costs
 /// a thread wake-up per report.
-final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to `JobGraph.queue`, like every job
-    let request: ImageRequest
+final class FetchDataJob: Job<FetchedData> {
+    nonisolated let request: ImageRequest
     private var workItem: WorkItem?
     private var preparation: Task<Void, Never>?
     /// `wantsProgress`, for the loader's threads.
-    private let progressWanted = Locked(false)
+    private nonisolated let progressWanted = Locked(false)
 
     init(graph: JobGraph, request: ImageRequest) {
         self.request = request
@@ -49,22 +49,29 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
             plan(urlRequest, enqueuedAt: enqueuedAt)
             return
         }
-        preparation = Task { [self] in
+        preparation = prepare(urlRequest, with: modifier, enqueuedAt: enqueuedAt)
+    }
+
+    /// Awaits the request modifier on the Swift pool (a `Task` made on the actor would start on
+    /// it, one hop more), then plans on `GraphActor`.
+    private nonisolated func prepare(_ urlRequest: URLRequest, with modifier: @escaping @Sendable (URLRequest) async throws -> URLRequest,
+                                     enqueuedAt: TimeInterval) -> Task<Void, Never> {
+        Task { [self] in
             do {
                 let modified = try await modifier(urlRequest)
                 try Task.checkCancellation()
-                graph.queue.async { [self] in plan(modified, enqueuedAt: enqueuedAt) }
+                GraphActor.async { [self] in plan(modified, enqueuedAt: enqueuedAt) }
             } catch {
                 fail(error)
             }
         }
     }
 
-    /// Ends the job with `error` later, on the graph's queue: `start()` runs inside `subscribe`,
-    /// which must return before the job ends.
-    private func fail(_ error: any Error) {
+    /// Ends the job with `error` later, on `GraphActor`: `start()` runs inside `subscribe`, which
+    /// must return before the job ends.
+    private nonisolated func fail(_ error: any Error) {
         let failure = Self.pipelineError(from: error)
-        graph.queue.async { self.finish(.failure(failure)) }
+        GraphActor.async { self.finish(.failure(failure)) }
     }
 
     /// Decides, on the graph's queue, what the request needs, then gets it. Without a disk cache
@@ -90,7 +97,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
             var timings = ImageTimings()
             timings.disk = monotonicNow() - startedAt
             // On this thread: a dispatch thread is never the graph's queue, whose work is short.
-            graph.queue.sync { [self, timings] in
+            GraphActor.sync { [self, timings] in
                 guard !isDisposed else { return }
                 switch plan {
                 case .success(.answered(let answer)):
@@ -126,7 +133,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
         let feed = wantsPreviews ? PreviewFeed { [weak self] prefix, scanEnd in
             guard let self else { return }
             let preview = FetchedData(data: prefix, urlResponse: nil, source: .network, timings: ImageTimings(), scanEnd: scanEnd)
-            graph.queue.async { self.send(preview: preview) }
+            GraphActor.async { self.send(preview: preview) }
         } : nil
         workItem = graph.networkQueue.enqueue(priority: priority) { [self] item in
             let task = Task {
@@ -145,24 +152,24 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
                 }
                 item.finish()
                 // On this thread (see `JobGraph.fetchData`): the result reaches its waiters without a thread hop.
-                graph.queue.sync { self.finish(result) }
+                GraphActor.sync { self.finish(result) }
             }
             item.onCancel { task.cancel() }
         }
     }
 
     /// `download(plan)`, its body's chunks going to `feed` as they arrive when there is one.
-    private func download(_ plan: HTTPCache.Plan, feedingPreviews feed: PreviewFeed?) async throws -> FetchedData {
+    private nonisolated func download(_ plan: HTTPCache.Plan, feedingPreviews feed: PreviewFeed?) async throws -> FetchedData {
         guard let feed else { return try await download(plan) }
         let sink = BodyObserver.Sink { chunk in feed.receive(chunk) }
         return try await BodyObserver.$sink.withValue(sink) { try await download(plan) }
     }
 
-    private func download(_ plan: HTTPCache.Plan) async throws -> FetchedData {
+    private nonisolated func download(_ plan: HTTPCache.Plan) async throws -> FetchedData {
         let progressWanted = progressWanted
         let progress: @Sendable (Int64, Int64) -> Void = { [weak self] received, expected in
             guard progressWanted.current, let self else { return }
-            graph.queue.async { self.send(progress: ImageTask.Progress(completed: received, total: expected)) }
+            GraphActor.async { self.send(progress: ImageTask.Progress(completed: received, total: expected)) }
         }
         if let partials = graph.partialBodies, let request = Self.resumableRequest(in: plan),
            let key = request.url.flatMap(ResumableDataStore.key(for:)) {
@@ -172,7 +179,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
     }
 
     /// Downloads the whole body, as the plan says.
-    func downloadWhole(_ plan: HTTPCache.Plan, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> FetchedData {
+    nonisolated func downloadWhole(_ plan: HTTPCache.Plan, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> FetchedData {
         let configuration = graph.configuration
         if let cache = graph.httpCache {
             let answer = try await cache.execute(plan, progress: progress)
@@ -190,7 +197,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
     }
 
     /// An HTTP cache's answer as the pipeline's bytes: a status outside 2xx is an error, even stored.
-    private func fetched(from answer: HTTPCachedResponse, timings: ImageTimings) throws -> FetchedData {
+    private nonisolated func fetched(from answer: HTTPCachedResponse, timings: ImageTimings) throws -> FetchedData {
         guard (200..<300).contains(answer.statusCode) else { throw ImagePipelineError.httpStatus(answer.statusCode) }
         let source: ImageResponse.Source = switch answer.source {
         case .cache: .disk
@@ -201,7 +208,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
                                        timings: timings, storageErrors: answer.storageErrors))
     }
 
-    func checked(_ fetched: FetchedData) throws -> FetchedData {
+    nonisolated func checked(_ fetched: FetchedData) throws -> FetchedData {
         let limit = graph.configuration.maxResponseBytes
         guard fetched.data.count <= limit else { throw ImagePipelineError.dataTooLarge(limit: limit) }
         guard !fetched.data.isEmpty else { throw ImagePipelineError.emptyData }
@@ -210,7 +217,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
 
     /// Refuses what no loader should be asked for: no URL, a scheme the configuration does not
     /// allow, an HTTP URL without a host.
-    static func validated(_ request: URLRequest, allowedSchemes: Set<String>) throws -> URLRequest {
+    nonisolated static func validated(_ request: URLRequest, allowedSchemes: Set<String>) throws -> URLRequest {
         guard let url = request.url, let scheme = url.scheme?.lowercased() else {
             throw ImagePipelineError.invalidURL(request.url?.absoluteString ?? "")
         }
@@ -222,7 +229,7 @@ final class FetchDataJob: Job<FetchedData>, @unchecked Sendable { // confined to
     }
 
     /// Errors a user can switch on: URL errors become `networkFailure`, the rest pass through.
-    static func pipelineError(from error: any Error) -> any Error {
+    nonisolated static func pipelineError(from error: any Error) -> any Error {
         switch error {
         case is ImagePipelineError, is CancellationError:
             return error

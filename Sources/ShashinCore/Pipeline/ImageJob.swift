@@ -15,10 +15,10 @@ import FoundationNetworking
 /// - The CPU work runs on a bounded work queue and a dispatch thread: never on the Swift pool (a
 ///   long decode there would starve every other async task), never on the graph's queue.
 /// - Previews are made one at a time, never once the final work has begun, and never cached.
-class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `JobGraph.queue`, like every job
-    let request: ImageRequest
-    let stage: Int
-    let cacheKey: ImageCacheKey
+class ImageJob: Job<ImageResult> {
+    nonisolated let request: ImageRequest
+    nonisolated let stage: Int
+    nonisolated let cacheKey: ImageCacheKey
     /// The subscription to the stage below, until it delivers.
     var upstream: JobSubscription?
     /// A failed read of a stored processed result, reported with the result made instead.
@@ -26,9 +26,9 @@ class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `JobGraph
     private var workItem: WorkItem?
     /// The preview being made, if any: one at a time, and none once the final work has begun.
     private var previewItem: WorkItem?
-    /// Set (on the graph's queue) when the final work begins; read by preview work on other
-    /// threads, which then stops.
-    private let finalStarted = Locked(false)
+    /// Set (on `GraphActor`) when the final work begins; read by preview work on other threads,
+    /// which then stops.
+    private nonisolated let finalStarted = Locked(false)
 
     init(graph: JobGraph, request: ImageRequest, stage: Int, cacheKey: ImageCacheKey) {
         self.request = request
@@ -90,14 +90,14 @@ class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `JobGraph
                 let startedAt = monotonicNow()
                 let read = Result { try store.image(for: request, cacheKey: cacheKey) }
                 item.finish()
-                // Wrapped to cross to the graph's queue: NSImage is Sendable only from macOS 14.
+                // Wrapped to cross to `GraphActor`: NSImage is Sendable only from macOS 14.
                 let image = ((try? read.get()) ?? nil).map(UncheckedImage.init)
                 let errors: [any Error] = if case .failure(let error) = read { [error] } else { [] }
                 var timings = ImageTimings()
                 timings.queued = startedAt - enqueuedAt
                 timings.disk = monotonicNow() - startedAt
                 if let image { cache?.store(image.value, forKey: cacheKey) }
-                graph.queue.async { [self, timings] in
+                GraphActor.async { [self, timings] in
                     guard !isDisposed else { return }
                     workItem = nil
                     if let image {
@@ -127,7 +127,7 @@ class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `JobGraph
         let processedStore = self.processedStore
         let storageErrors = input.storageErrors + diskErrors
         workItem = workQueue.enqueue(priority: priority) { [self] item in
-            // The slot may be granted on the graph's queue: the work goes to a dispatch thread.
+            // The slot may be granted on `GraphActor`: the work goes to a dispatch thread.
             DispatchQueue.global(qos: .userInitiated).async { [self] in
                 guard !item.isCancelled else { item.finish(); return }
                 let startedAt = monotonicNow()
@@ -146,7 +146,7 @@ class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `JobGraph
                 // On this thread (see `JobGraph.fetchData`): the graph's work is short, and a
                 // dispatch thread is never the graph's queue, so this waits as a lock would and
                 // wakes no thread for the queue.
-                graph.queue.sync { self.finish(result) }
+                GraphActor.sync { self.finish(result) }
             }
         }
     }
@@ -176,7 +176,7 @@ class ImageJob: Job<ImageResult>, @unchecked Sendable { // confined to `JobGraph
             DispatchQueue.global(qos: .userInitiated).async { [self] in
                 let image = item.isCancelled || finalStarted.current ? nil : work().map(UncheckedImage.init)
                 item.finish()
-                graph.queue.async { [self] in
+                GraphActor.async { [self] in
                     previewItem = nil
                     guard let image, !finalStarted.current else { return }
                     send(preview: ImageResult(image: image.value, urlResponse: nil, source: .network, timings: ImageTimings()))

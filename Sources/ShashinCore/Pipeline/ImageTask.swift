@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Cancelling the task, or the Swift `Task` awaiting it, ends it with `CancellationError`; work
 /// shared with other tasks goes on for them.
-public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvertible { // mutable state behind `state`'s lock; `subscription` confined to `JobGraph.queue`
+public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
     /// A number unique within the process.
     public let id: Int
     /// The request this task loads.
@@ -21,8 +21,8 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     private let graph: JobGraph
     private let state: Locked<State>
     private let createdAt = monotonicNow()
-    /// The task's hold on the job graph; touched only on the graph's queue.
-    var subscription: JobSubscription?
+    /// The task's hold on the job graph.
+    @GraphActor var subscription: JobSubscription?
 
     private struct State {
         var priority: ImageRequest.Priority
@@ -57,7 +57,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
             guard changed else { return }
             // Read the priority when the change reaches the graph: of two setters racing, the one
             // the task holds last is the one the job gets.
-            graph.queue.async { [self] in subscription?.setPriority(priority) }
+            GraphActor.async { [self] in subscription?.setPriority(priority) }
         }
     }
 
@@ -65,7 +65,7 @@ public final class ImageTask: @unchecked Sendable, Hashable, CustomStringConvert
     /// is cancelled only when no other task waits for it.
     public func cancel() {
         guard finish(.failure(CancellationError())) else { return }
-        graph.queue.async { [self] in
+        GraphActor.async { [self] in
             subscription?.unsubscribe()
             subscription = nil
         }

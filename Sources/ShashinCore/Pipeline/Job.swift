@@ -17,10 +17,11 @@ enum JobEvent<Value: Sendable>: Sendable {
 /// `didChangeProgressInterest(_:)`. Previews go only to subscribers that want them, and a
 /// subscriber that wants them gets the latest one at once when it joins.
 ///
-/// Confinement: a job is created, used and finished only on the pipeline's serial queue.
-class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue`
+/// Isolation: a job is created, used and finished only on `GraphActor`.
+@GraphActor
+class Job<Value: Sendable> {
     typealias Priority = ImageRequest.Priority
-    typealias Handler = (JobEvent<Value>) -> Void
+    typealias Handler = @GraphActor (JobEvent<Value>) -> Void
 
     private struct Subscriber {
         var priority: Priority
@@ -29,7 +30,7 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
         let handler: Handler
     }
 
-    let graph: JobGraph
+    nonisolated let graph: JobGraph
     private var subscribers: [Int: Subscriber] = [:]
     private var nextSubscriberID = 0
     private var hasStarted = false
@@ -44,7 +45,7 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
     /// The last preview sent, for subscribers that join later.
     private var latestPreview: Value?
     /// Called once when the job is finished or cancelled, so the graph forgets it.
-    var onDisposed: (() -> Void)?
+    var onDisposed: (@GraphActor () -> Void)?
 
     init(graph: JobGraph) {
         self.graph = graph
@@ -56,7 +57,6 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
     /// none of whose subscribers want it may skip reporting it.
     func subscribe(priority: Priority, wantsProgress: Bool = true, wantsPreviews: Bool = false,
                    handler: @escaping Handler) -> JobSubscription? {
-        graph.assertOnQueue()
         guard !isDisposed else { return nil }
         let id = nextSubscriberID
         nextSubscriberID += 1
@@ -117,7 +117,6 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
     // MARK: Subscribers
 
     private func unsubscribe(_ id: Int) {
-        graph.assertOnQueue()
         guard !isDisposed, subscribers.removeValue(forKey: id) != nil else { return }
         if subscribers.isEmpty {
             dispose()
@@ -130,7 +129,6 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
     }
 
     private func setPriority(_ priority: Priority, of id: Int) {
-        graph.assertOnQueue()
         guard !isDisposed, subscribers[id] != nil else { return }
         subscribers[id]?.priority = priority
         updatePriority()
@@ -159,8 +157,8 @@ class Job<Value: Sendable>: @unchecked Sendable { // confined to `JobGraph.queue
     }
 }
 
-/// A subscriber's handle on a job: leave it, or change the priority it asks for.
-struct JobSubscription {
-    let unsubscribe: () -> Void
-    let setPriority: (ImageRequest.Priority) -> Void
+/// A subscriber's handle on a job: leave it, or change the priority it asks for, on `GraphActor`.
+struct JobSubscription: Sendable {
+    let unsubscribe: @GraphActor @Sendable () -> Void
+    let setPriority: @GraphActor @Sendable (ImageRequest.Priority) -> Void
 }

@@ -4,7 +4,7 @@ extension JobGraph {
     /// Subscribes to the fetch job for `request` until it delivers, or the calling Swift `Task`
     /// is cancelled. Counts as a live task meanwhile.
     ///
-    /// The subscription is made with `queue.sync`, on the caller's thread: the graph's work is
+    /// The subscription is made with `GraphActor.sync`, on the caller's thread: the graph's work is
     /// short and never waits for the Swift pool, so this waits at most as long as holding a lock,
     /// and saves waking a thread for the queue.
     func fetchData(for request: ImageRequest) async throws -> FetchedData {
@@ -12,7 +12,7 @@ extension JobGraph {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 waiter.wait(with: continuation)
-                queue.sync { [self] in
+                GraphActor.sync { [self] in
                     guard !waiter.isFinished else { return }
                     waiter.subscription = fetchJob(for: request).subscribe(priority: request.priority, wantsProgress: false) { event in
                         switch event {
@@ -30,10 +30,10 @@ extension JobGraph {
 }
 
 /// One `data(for:)` call waiting on a fetch job.
-private final class DataWaiter: @unchecked Sendable { // `state` behind its lock; `subscription` confined to `JobGraph.queue`
+private final class DataWaiter: Sendable {
     private let graph: JobGraph
     private let state = Locked<(continuation: CheckedContinuation<FetchedData, any Error>?, result: Result<FetchedData, any Error>?)>((nil, nil))
-    var subscription: JobSubscription?
+    @GraphActor var subscription: JobSubscription?
 
     init(graph: JobGraph) {
         self.graph = graph
@@ -61,7 +61,7 @@ private final class DataWaiter: @unchecked Sendable { // `state` behind its lock
         graph.taskDidEnd()
         continuation?.resume(with: result)
         if case .failure(let error) = result, error is CancellationError {
-            graph.queue.async { [self] in subscription?.unsubscribe(); subscription = nil }
+            GraphActor.async { [self] in subscription?.unsubscribe(); subscription = nil }
         }
     }
 }

@@ -4,10 +4,9 @@ import FoundationNetworking
 #endif
 
 /// The pipeline's engine: the shared jobs, keyed so identical work is found and joined, and the
-/// bounded queues they run on. All graph state is confined to `queue`.
-final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confined to `queue`
+/// bounded queues they run on. The maps of jobs, like the jobs, live on `GraphActor`.
+final class JobGraph: Sendable {
     let configuration: ImagePipeline.Configuration
-    let queue = DispatchQueue(label: "shashin.pipeline.graph")
     let networkQueue: WorkQueue
     let decodeQueue: WorkQueue
     let processingQueue: WorkQueue
@@ -22,8 +21,8 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
     private let liveTasks = Locked(0)
     private let nextTaskID = Locked(0)
 
-    private var fetchJobs: [String: FetchDataJob] = [:]
-    private var imageJobs: [ImageJobKey: ImageJob] = [:]
+    @GraphActor private var fetchJobs: [String: FetchDataJob] = [:]
+    @GraphActor private var imageJobs: [ImageJobKey: ImageJob] = [:]
 
     init(configuration: ImagePipeline.Configuration) {
         self.configuration = configuration
@@ -63,10 +62,6 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
         }
     }
 
-    func assertOnQueue() {
-        dispatchPrecondition(condition: .onQueue(queue))
-    }
-
     // MARK: Tasks
 
     var activeTaskCount: Int { liveTasks.current }
@@ -75,14 +70,14 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
         let id = nextTaskID.withLock { id -> Int in id += 1; return id }
         let task = ImageTask(id: id, request: request, graph: self)
         taskDidStart()
-        queue.async { [self] in start(task) }
+        GraphActor.async { [self] in start(task) }
         return task
     }
 
     func taskDidStart() { liveTasks.withLock { $0 += 1 } }
     func taskDidEnd() { liveTasks.withLock { $0 -= 1 } }
 
-    private func start(_ task: ImageTask) {
+    @GraphActor private func start(_ task: ImageTask) {
         guard !task.isFinished else { return } // cancelled before it reached the queue
         let job = imageJob(for: task.request, stage: task.request.processors.count)
         task.didStart()
@@ -107,8 +102,7 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
 
     // MARK: Jobs
 
-    func fetchJob(for request: ImageRequest) -> FetchDataJob {
-        assertOnQueue()
+    @GraphActor func fetchJob(for request: ImageRequest) -> FetchDataJob {
         let key = Self.fetchKey(for: request)
         if let job = fetchJobs[key] { return job }
         let job = FetchDataJob(graph: self, request: request)
@@ -139,8 +133,7 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
 
     /// The job producing `request`'s image after its first `stage` processors: the decoded image
     /// at stage 0, processor `stage` applied to the stage below after.
-    func imageJob(for request: ImageRequest, stage: Int) -> ImageJob {
-        assertOnQueue()
+    @GraphActor func imageJob(for request: ImageRequest, stage: Int) -> ImageJob {
         let key = ImageJobKey(request: request, stage: stage)
         if let job = imageJobs[key] { return job }
         let job: ImageJob = if stage == 0 {
@@ -157,7 +150,7 @@ final class JobGraph: @unchecked Sendable { // `fetchJobs` and `imageJobs` confi
 
     /// Jobs alive in the graph, for tests: 0 when nothing is in flight.
     var jobCount: Int {
-        queue.sync { fetchJobs.count + imageJobs.count }
+        GraphActor.sync { fetchJobs.count + imageJobs.count }
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Stage n ≥ 1: processor n applied to stage n-1's image, and to its previews.
-final class ProcessedImageJob: ImageJob, @unchecked Sendable { // confined to `JobGraph.queue`, like every job
+final class ProcessedImageJob: ImageJob {
     /// The processor this stage applies.
     private var processor: any ImageProcessing { request.processors[stage - 1] }
 

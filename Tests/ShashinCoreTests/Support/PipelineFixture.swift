@@ -35,6 +35,6 @@ struct PipelineFixture {
     /// Returns once the graph's queue has run everything sent to it so far (task starts,
     /// priority changes, cancellations).
     func flushGraph() {
-        pipeline.graph.queue.sync {}
+        GraphActor.sync {}
     }
 }
