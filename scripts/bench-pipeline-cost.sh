@@ -57,6 +57,10 @@ fi
         mkdir -p "$(dirname "$DIR/base-src/$file")" && cp "$DIR/base-export/$file" "$DIR/base-src/$file"
     fi
 done
+(cd "$DIR/base-src" && find . -type f) | while read -r file; do
+    # Gone from BASE's tree (a file an earlier BASE had): gone from the copy too.
+    [[ -e "$DIR/base-export/$file" ]] || rm -f "$DIR/base-src/$file"
+done
 base_bin=$(build "$DIR/base-src" "$DIR/base")
 
 results="$DIR/results.jsonl"
