@@ -60,6 +60,8 @@ let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let requests = arguments.first ?? 20_000
 let passes = arguments.dropFirst().first ?? 5
 let window = max(1, arguments.dropFirst(2).first ?? 1)
+/// `data`: `pipeline.data(for:)` and the loader alone (no decoding); otherwise images.
+let dataOnly = CommandLine.arguments.contains("data")
 
 var configuration = ImagePipeline.Configuration(decoder: InstantDecoder())
 configuration.dataLoader = InstantLoader()
@@ -94,15 +96,19 @@ let decoder = InstantDecoder()
 for pass in 0...passes {
     // Distinct URLs in every pass: each request misses the memory cache.
     let urls = (0..<requests).map { URL(string: "https://bench.invalid/\(pass)/\($0).png")! }
-    let viaPipeline = try await measure(urls) { try await pipeline.image(for: $0).pixelWidth }
+    let viaPipeline = try await measure(urls) { url in
+        if dataOnly { return try await pipeline.data(for: ImageRequest(url: url)).0.isEmpty ? 0 : 1 }
+        return try await pipeline.image(for: url).pixelWidth
+    }
     let direct = try await measure(urls) { url in
         let (data, _) = try await loader.loadData(for: URLRequest(url: url), maxBytes: 1 << 20, progress: { _, _ in })
+        if dataOnly { return data.isEmpty ? 0 : 1 }
         return try decoder.decode(data, context: ImageDecodingContext(format: nil)).pixelWidth
     }
     guard pass > 0 else { continue }
     for (path, figures) in [("pipeline", viaPipeline), ("direct", direct)] {
         func rounded(_ value: Double, _ places: Double) -> Double { (value * places).rounded() / places }
-        let line = Pass(path: path, pass: pass, requests: requests, window: window,
+        let line = Pass(path: dataOnly ? "data-" + path : path, pass: pass, requests: requests, window: window,
                         cpuMicrosecondsPerRequest: rounded(figures.cpu, 10), wallMicrosecondsPerRequest: rounded(figures.wall, 10),
                         voluntarySwitchesPerRequest: rounded(figures.switches, 100))
         print(String(decoding: try encoder.encode(line), as: UTF8.self))

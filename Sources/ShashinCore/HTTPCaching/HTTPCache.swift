@@ -216,9 +216,10 @@ public final class HTTPCache: DataLoading, Sendable {
     /// The storage key of a URL: the URL without its fragment; `nil` for schemes that are not HTTP.
     static func storageKey(for url: URL) -> String? {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
-        var text = url.absoluteString
-        if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
-        return text
+        let text = url.absoluteString
+        // By UTF-8 byte: "#" is ASCII, and a byte search skips the grapheme breaking a `Character` search does.
+        guard let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) else { return text }
+        return String(text[..<hash])
     }
 }
 

@@ -12,14 +12,14 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// ```
     public init?(sniffing data: Data) {
         let bytes = [UInt8](data.prefix(32))
-        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
-            bytes.count >= offset + magic.count && Array(bytes[offset..<offset + magic.count]) == magic
+        func starts(_ magic: some Collection<UInt8>, at offset: Int = 0) -> Bool {
+            bytes.count >= offset + magic.count && bytes[offset...].starts(with: magic)
         }
         if starts([0xFF, 0xD8, 0xFF]) { self = .jpeg }
         else if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { self = .png }
-        else if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { self = .gif }
-        else if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { self = .webp }
-        else if starts(Array("ftyp".utf8), at: 4) {
+        else if starts("GIF87a".utf8) || starts("GIF89a".utf8) { self = .gif }
+        else if starts("RIFF".utf8) && starts("WEBP".utf8, at: 8) { self = .webp }
+        else if starts("ftyp".utf8, at: 4) {
             let brand = bytes.count >= 12 ? String(decoding: bytes[8..<12], as: UTF8.self) : ""
             switch brand {
             case "avif", "avis": self = .avif
@@ -27,7 +27,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
             default: return nil
             }
         }
-        else if starts(Array("BM".utf8)) { self = .bmp }
+        else if starts("BM".utf8) { self = .bmp }
         else if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { self = .tiff }
         else { return nil }
     }

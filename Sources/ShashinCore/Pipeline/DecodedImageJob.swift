@@ -19,7 +19,7 @@ final class DecodedImageJob: ImageJob {
     private var askedForPreviewSession = false
 
     override func subscribeUpstream() {
-        upstream = graph.fetchJob(for: request).subscribe(priority: priority, wantsPreviews: wantsPreviews) { [weak self] event in
+        upstream = graph.fetchJob(for: request, key: fetchKey).subscribe(priority: priority, wantsPreviews: wantsPreviews) { [weak self] event in
             switch event {
             case .progress(let progress):
                 self?.expectedBytes = progress.total

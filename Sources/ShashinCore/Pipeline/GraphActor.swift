@@ -3,43 +3,50 @@ import Dispatch
 /// The job graph's isolation: every job, the graph's maps of jobs, and each waiter's hold on a job
 /// live here, so the compiler checks that nothing else touches them.
 ///
-/// One per process, on one serial dispatch queue: the graph's work is short bookkeeping
-/// (subscribing, counting, handing results on), never I/O, decoding or waiting for the Swift
-/// pool, so the pipelines of a process share it without waiting on each other for long.
-/// Code off the actor reaches it with `GraphActor.sync` (on the caller's thread, as taking a lock
-/// would: used from dispatch threads, never from the queue itself) or `GraphActor.async`; both are
-/// one dispatch, where `Task { @GraphActor in }` would add a hop through the Swift pool.
+/// One per process. Its exclusion is a lock (`GraphLock`), not a queue: the graph's work is short
+/// bookkeeping (subscribing, counting, handing results on), never I/O, decoding or waiting for the
+/// Swift pool, so a thread that has a result runs the graph's part of it itself with
+/// `GraphActor.sync`, as it would take a lock, and waits at most for one other thread's critical
+/// section. Work that must not run on the calling thread goes through `GraphActor.async`, on a
+/// serial queue (so it keeps the order it was sent in), under the same lock; so do the jobs of
+/// `Task { @GraphActor in }` and of `@GraphActor` async functions, through the executor.
 @globalActor
 actor GraphActor {
     static let shared = GraphActor()
 
-    /// The queue every job of the actor runs on.
+    /// Where the actor's asynchronous work runs, in the order it was sent.
     static let queue = DispatchQueue(label: "shashin.pipeline.graph")
-    private static let executor = GraphExecutor(queue: queue)
+    /// The actor's isolation: held by whichever thread runs the actor's work.
+    static let exclusion = GraphLock()
+    private static let executor = GraphExecutor()
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: Self.executor)
     }
 
-    /// Runs `operation` on the actor, from code already on `queue`; stops the process otherwise.
-    /// As `MainActor.assumeIsolated` does for the main queue: the check is the dispatch queue's,
-    /// which holds for jobs the executor runs and for blocks dispatched to the queue alike.
+    /// Runs `operation` on the actor, from code already on it (holding `exclusion`); stops the
+    /// process otherwise. As `MainActor.assumeIsolated` does for the main thread.
     static func assumeIsolated<T>(_ operation: @GraphActor () throws -> T) rethrows -> T {
-        typealias Unisolated = () throws -> T
-        dispatchPrecondition(condition: .onQueue(queue))
-        return try withoutActuallyEscaping(operation) { isolated in
-            try unsafeBitCast(isolated, to: Unisolated.self)()
-        }
+        precondition(exclusion.isHeldByCurrentThread, "not on the graph's actor")
+        return try runIsolated(operation)
     }
 
     /// Runs `operation` on the actor and waits for it, on the calling thread. Never call it from
-    /// the actor (it would wait for itself).
+    /// the actor (it would wait for itself; that stops the process).
     static func sync<T>(_ operation: @GraphActor () throws -> T) rethrows -> T {
-        try queue.sync { try assumeIsolated(operation) }
+        try exclusion.run { try runIsolated(operation) }
     }
 
-    /// Runs `operation` on the actor later.
+    /// Runs `operation` on the actor later, on the actor's queue.
     static func async(_ operation: @escaping @GraphActor @Sendable () -> Void) {
-        queue.async { assumeIsolated(operation) }
+        queue.async { sync(operation) }
+    }
+
+    /// Calls `operation` as the nonisolated closure it is while `exclusion` is held.
+    private static func runIsolated<T>(_ operation: @GraphActor () throws -> T) rethrows -> T {
+        typealias Unisolated = () throws -> T
+        return try withoutActuallyEscaping(operation) { isolated in
+            try unsafeBitCast(isolated, to: Unisolated.self)()
+        }
     }
 }

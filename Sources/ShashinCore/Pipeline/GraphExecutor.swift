@@ -1,30 +1,29 @@
 import Dispatch
 
-/// Runs `GraphActor`'s jobs one at a time on a serial dispatch queue, so code on the actor and
-/// code dispatched to the queue (`GraphActor.sync`, `GraphActor.async`) share one isolation.
-/// Linux's Dispatch has no `DispatchSerialQueue` executor; this is the small one it lacks.
+/// Runs `GraphActor`'s jobs one at a time: each on the actor's queue, holding the actor's lock,
+/// so the jobs, `GraphActor.sync` and `GraphActor.async` share one isolation.
+/// Linux's Dispatch has no `DispatchSerialQueue` executor; this is the small one it needs.
 final class GraphExecutor: SerialExecutor {
-    let queue: DispatchQueue
-
-    init(queue: DispatchQueue) {
-        self.queue = queue
-    }
-
     #if canImport(Darwin)
     /// `ExecutorJob` needs macOS 14 / iOS 17; the package supports older systems.
     func enqueue(_ job: UnownedJob) {
-        queue.async { job.runSynchronously(on: UnownedSerialExecutor(ordinary: self)) }
+        run(job)
     }
     #else
     func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: UnownedSerialExecutor(ordinary: self)) }
+        run(UnownedJob(job))
     }
     #endif
 
+    private func run(_ job: UnownedJob) {
+        GraphActor.queue.async {
+            GraphActor.exclusion.run { job.runSynchronously(on: UnownedSerialExecutor(ordinary: self)) }
+        }
+    }
+
     /// The runtime asks this when a check of the actor's isolation runs on a thread it did not
-    /// start the actor's job on: any code on the queue is on the actor.
+    /// start the actor's job on: a thread holding the actor's lock is on the actor.
     func checkIsolated() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        precondition(GraphActor.exclusion.isHeldByCurrentThread, "not on the graph's actor")
     }
 }

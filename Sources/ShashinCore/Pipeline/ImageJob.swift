@@ -19,6 +19,8 @@ class ImageJob: Job<ImageResult> {
     nonisolated let request: ImageRequest
     nonisolated let stage: Int
     nonisolated let cacheKey: ImageCacheKey
+    /// What the download under this job sends (`JobGraph.fetchKey(for:)` of the request).
+    nonisolated let fetchKey: String
     /// The subscription to the stage below, until it delivers.
     var upstream: JobSubscription?
     /// A failed read of a stored processed result, reported with the result made instead.
@@ -30,10 +32,11 @@ class ImageJob: Job<ImageResult> {
     /// which then stops.
     private nonisolated let finalStarted = Locked(false)
 
-    init(graph: JobGraph, request: ImageRequest, stage: Int, cacheKey: ImageCacheKey) {
+    init(graph: JobGraph, request: ImageRequest, stage: Int, key: ImageJobKey) {
         self.request = request
         self.stage = stage
-        self.cacheKey = cacheKey
+        self.cacheKey = key.cacheKey
+        self.fetchKey = key.fetchKey
         super.init(graph: graph)
     }
 

@@ -24,6 +24,7 @@ class Job<Value: Sendable> {
     typealias Handler = @GraphActor (JobEvent<Value>) -> Void
 
     private struct Subscriber {
+        let id: Int
         var priority: Priority
         let wantsProgress: Bool
         let wantsPreviews: Bool
@@ -31,7 +32,8 @@ class Job<Value: Sendable> {
     }
 
     nonisolated let graph: JobGraph
-    private var subscribers: [Int: Subscriber] = [:]
+    /// In the order they subscribed (ids ascending); a job rarely has more than a few.
+    private var subscribers: [Subscriber] = []
     private var nextSubscriberID = 0
     private var hasStarted = false
     /// Finished or cancelled: no more events, no new subscribers.
@@ -60,9 +62,10 @@ class Job<Value: Sendable> {
         guard !isDisposed else { return nil }
         let id = nextSubscriberID
         nextSubscriberID += 1
-        subscribers[id] = Subscriber(priority: priority, wantsProgress: wantsProgress, wantsPreviews: wantsPreviews, handler: handler)
+        subscribers.append(Subscriber(id: id, priority: priority, wantsProgress: wantsProgress, wantsPreviews: wantsPreviews,
+                                      handler: handler))
         updateProgressInterest()
-        self.wantsPreviews = subscribers.values.contains { $0.wantsPreviews }
+        self.wantsPreviews = self.wantsPreviews || wantsPreviews
         if wantsPreviews, let latestPreview { handler(.preview(latestPreview)) }
         let subscription = JobSubscription(
             unsubscribe: { [weak self] in self?.unsubscribe(id) },
@@ -92,20 +95,20 @@ class Job<Value: Sendable> {
     /// Sends progress to every subscriber.
     func send(progress: ImageTask.Progress) {
         guard !isDisposed else { return }
-        for subscriber in subscribers.values where subscriber.wantsProgress { subscriber.handler(.progress(progress)) }
+        for subscriber in subscribers where subscriber.wantsProgress { subscriber.handler(.progress(progress)) }
     }
 
     /// Sends a preview to every subscriber that wants previews, and keeps it for later ones.
     func send(preview: Value) {
         guard !isDisposed else { return }
         latestPreview = preview
-        for subscriber in subscribers.values where subscriber.wantsPreviews { subscriber.handler(.preview(preview)) }
+        for subscriber in subscribers where subscriber.wantsPreviews { subscriber.handler(.preview(preview)) }
     }
 
     /// Delivers the outcome to every subscriber and disposes of the job.
     func finish(_ result: Result<Value, any Error>) {
         guard !isDisposed else { return }
-        let handlers = subscribers.sorted { $0.key < $1.key }.map(\.value.handler)
+        let handlers = subscribers.map(\.handler)
         dispose()
         let event: JobEvent<Value> = switch result {
         case .success(let value): .value(value)
@@ -117,32 +120,33 @@ class Job<Value: Sendable> {
     // MARK: Subscribers
 
     private func unsubscribe(_ id: Int) {
-        guard !isDisposed, subscribers.removeValue(forKey: id) != nil else { return }
+        guard !isDisposed, let index = subscribers.firstIndex(where: { $0.id == id }) else { return }
+        subscribers.remove(at: index)
         if subscribers.isEmpty {
             dispose()
             didCancel()
         } else {
             updatePriority()
             updateProgressInterest()
-            wantsPreviews = subscribers.values.contains { $0.wantsPreviews }
+            wantsPreviews = subscribers.contains { $0.wantsPreviews }
         }
     }
 
     private func setPriority(_ priority: Priority, of id: Int) {
-        guard !isDisposed, subscribers[id] != nil else { return }
-        subscribers[id]?.priority = priority
+        guard !isDisposed, let index = subscribers.firstIndex(where: { $0.id == id }) else { return }
+        subscribers[index].priority = priority
         updatePriority()
     }
 
     private func updatePriority() {
-        let newPriority = subscribers.values.map(\.priority).max() ?? priority
+        let newPriority = subscribers.lazy.map(\.priority).max() ?? priority
         guard newPriority != priority else { return }
         priority = newPriority
         didChangePriority(newPriority)
     }
 
     private func updateProgressInterest() {
-        let wanted = subscribers.values.contains { $0.wantsProgress }
+        let wanted = subscribers.contains { $0.wantsProgress }
         guard wanted != wantsProgress else { return }
         wantsProgress = wanted
         didChangeProgressInterest(wanted)

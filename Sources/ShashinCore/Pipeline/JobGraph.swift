@@ -70,7 +70,13 @@ final class JobGraph: Sendable {
         let id = nextTaskID.withLock { id -> Int in id += 1; return id }
         let task = ImageTask(id: id, request: request, graph: self)
         taskDidStart()
-        GraphActor.async { [self] in start(task) }
+        // On the caller's thread, as taking a lock: no thread is woken to start the task. The
+        // task may end before this returns (a failure found at once); its result waits for it.
+        if GraphActor.exclusion.isHeldByCurrentThread {
+            GraphActor.assumeIsolated { start(task) }
+        } else {
+            GraphActor.sync { start(task) }
+        }
         return task
     }
 
@@ -103,7 +109,11 @@ final class JobGraph: Sendable {
     // MARK: Jobs
 
     @GraphActor func fetchJob(for request: ImageRequest) -> FetchDataJob {
-        let key = Self.fetchKey(for: request)
+        fetchJob(for: request, key: Self.fetchKey(for: request))
+    }
+
+    /// The fetch job for `request`, whose `fetchKey(for:)` is `key`.
+    @GraphActor func fetchJob(for request: ImageRequest, key: String) -> FetchDataJob {
         if let job = fetchJobs[key] { return job }
         let job = FetchDataJob(graph: self, request: request)
         fetchJobs[key] = job
@@ -137,9 +147,9 @@ final class JobGraph: Sendable {
         let key = ImageJobKey(request: request, stage: stage)
         if let job = imageJobs[key] { return job }
         let job: ImageJob = if stage == 0 {
-            DecodedImageJob(graph: self, request: request, stage: stage, cacheKey: key.cacheKey)
+            DecodedImageJob(graph: self, request: request, stage: stage, key: key)
         } else {
-            ProcessedImageJob(graph: self, request: request, stage: stage, cacheKey: key.cacheKey)
+            ProcessedImageJob(graph: self, request: request, stage: stage, key: key)
         }
         imageJobs[key] = job
         job.onDisposed = { [weak self, weak job] in
