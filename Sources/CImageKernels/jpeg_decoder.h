@@ -19,6 +19,9 @@
 #include <jerror.h>
 #include "CImageKernels.h"
 
+/* What follows is shared by this target's files only: hidden from anything that links the target. */
+#pragma GCC visibility push(hidden)
+
 /* The buffers one decode allocates besides libjpeg's own; all freed by shashin_jpeg_free. */
 #define SHASHIN_JPEG_MAX_BUFFERS 16
 
@@ -69,5 +72,7 @@ void shashin_jpeg_set_output(shashin_jpeg *jpeg, int shrink, int width, int heig
  * failure (through error_exit), by shashin_jpeg_release. */
 void shashin_jpeg_read_pixels(shashin_jpeg *jpeg, int width, int height, int orientation,
                               shashin_filter filter, uint8_t *rgba);
+
+#pragma GCC visibility pop
 
 #endif /* SHASHIN_JPEG_DECODER_H */

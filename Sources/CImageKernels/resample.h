@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include "CImageKernels.h"
 
+/* What follows is shared by this target's files only: hidden from anything that links the target. */
+#pragma GCC visibility push(hidden)
+
 typedef float shashin_f32x4 __attribute__((vector_size(16)));
 typedef int32_t shashin_i32x4 __attribute__((vector_size(16)));
 
@@ -80,5 +83,7 @@ void shashin_emit_row(const void *ring, int slots, const shashin_resample_axis *
                       const shashin_resample_axis *across, int y, int decoded_width,
                       int width, void *sum, void *line,
                       shashin_placement placement, uint8_t *rgba);
+
+#pragma GCC visibility pop
 
 #endif /* SHASHIN_RESAMPLE_H */

@@ -21,7 +21,7 @@ struct FetchedData: @unchecked Sendable { // immutable; URLResponse is never mut
 /// Gets a URL's bytes once for everyone who asks: from the disk cache when HTTP's rules (and the
 /// request's policy) allow it, outside the network queue; otherwise from the network, on the
 /// bounded network queue, through the HTTP cache when there is one. Progress crosses to the
-/// graph's queue only while a subscriber wants it: `data(for:)` does not, and each crossing costs
+/// graph's actor only while a subscriber wants it: `data(for:)` does not, and each crossing costs
 /// a thread wake-up per report.
 final class FetchDataJob: Job<FetchedData> {
     nonisolated let request: ImageRequest
@@ -74,11 +74,11 @@ final class FetchDataJob: Job<FetchedData> {
         GraphActor.async { self.finish(.failure(failure)) }
     }
 
-    /// Decides, on the graph's queue, what the request needs, then gets it. Without a disk cache
+    /// Decides, on `GraphActor`, what the request needs, then gets it. Without a disk cache
     /// the answer is a download (or a miss, for a request that may not load), decided here. With
     /// one, the lookup reads SQLite and a file: it runs on a dispatch thread, off the Swift pool
-    /// and off the graph's queue, and its answer (a stored response, or a download, conditional
-    /// when a stale stored response has a validator) comes back to the graph's queue.
+    /// and off the graph's actor, and its answer (a stored response, or a download, conditional
+    /// when a stale stored response has a validator) comes back to the actor.
     private func plan(_ urlRequest: URLRequest, enqueuedAt: TimeInterval) {
         guard !isDisposed else { return }
         let maxBytes = graph.configuration.maxResponseBytes
@@ -96,7 +96,7 @@ final class FetchDataJob: Job<FetchedData> {
             let plan = Result { try cache.plan(for: urlRequest, policy: policy, maxBytes: maxBytes) }
             var timings = ImageTimings()
             timings.disk = monotonicNow() - startedAt
-            // On this thread: a dispatch thread is never the graph's queue, whose work is short.
+            // On this thread: a dispatch thread never holds the graph's actor, whose work is short.
             GraphActor.sync { [self, timings] in
                 guard !isDisposed else { return }
                 switch plan {
@@ -151,7 +151,7 @@ final class FetchDataJob: Job<FetchedData> {
                     result = .failure(Self.pipelineError(from: error))
                 }
                 item.finish()
-                // On this thread (see `JobGraph.fetchData`): the result reaches its waiters without a thread hop.
+                // On this thread (see `GraphActor`): the result reaches its waiters without a thread hop.
                 GraphActor.sync { self.finish(result) }
             }
             item.onCancel { task.cancel() }

@@ -13,7 +13,7 @@ import FoundationNetworking
 /// - The last stage of a processed request reads its stored result from the disk cache before
 ///   asking the stage below, and stores what it makes there.
 /// - The CPU work runs on a bounded work queue and a dispatch thread: never on the Swift pool (a
-///   long decode there would starve every other async task), never on the graph's queue.
+///   long decode there would starve every other async task), never on the graph's actor.
 /// - Previews are made one at a time, never once the final work has begun, and never cached.
 class ImageJob: Job<ImageResult> {
     nonisolated let request: ImageRequest
@@ -100,7 +100,8 @@ class ImageJob: Job<ImageResult> {
                 timings.queued = startedAt - enqueuedAt
                 timings.disk = monotonicNow() - startedAt
                 if let image { cache?.store(image.value, forKey: cacheKey) }
-                GraphActor.async { [self, timings] in
+                // On this thread, as the stages' results are (see `produce`).
+                GraphActor.sync { [self, timings] in
                     guard !isDisposed else { return }
                     workItem = nil
                     if let image {
@@ -146,9 +147,8 @@ class ImageJob: Job<ImageResult> {
                                        resumedFromByte: input.resumedFromByte)
                 }
                 item.finish()
-                // On this thread (see `JobGraph.fetchData`): the graph's work is short, and a
-                // dispatch thread is never the graph's queue, so this waits as a lock would and
-                // wakes no thread for the queue.
+                // On this thread (see `GraphActor`): the graph's work is short, and a dispatch
+                // thread never holds the actor, so this takes its lock and wakes no other thread.
                 GraphActor.sync { self.finish(result) }
             }
         }

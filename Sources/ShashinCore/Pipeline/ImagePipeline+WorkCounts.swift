@@ -23,7 +23,7 @@ extension ImagePipeline {
         public var description: String { "jobs \(jobs), queued \(queued), running \(running)" }
     }
 
-    /// The jobs and work items alive now. Takes the graph's queue for a moment: call it from
+    /// The jobs and work items alive now. Takes the graph's actor for a moment: call it from
     /// outside the pipeline (a tool, a test), not from a processor or a data loader.
     public var workCounts: WorkCounts {
         let queues = [graph.networkQueue, graph.decodeQueue, graph.processingQueue]

@@ -5,8 +5,8 @@ extension JobGraph {
     /// is cancelled. Counts as a live task meanwhile.
     ///
     /// The subscription is made with `GraphActor.sync`, on the caller's thread: the graph's work is
-    /// short and never waits for the Swift pool, so this waits at most as long as holding a lock,
-    /// and saves waking a thread for the queue.
+    /// short and never waits for the Swift pool, so this waits at most for another thread's
+    /// critical section, and wakes no other thread.
     func fetchData(for request: ImageRequest) async throws -> FetchedData {
         let waiter = DataWaiter(graph: self)
         return try await withTaskCancellationHandler {

@@ -57,9 +57,17 @@ final class ProcessedImageStore: Sendable {
 
     /// The storage key: never a URL alone, so it cannot meet an original's; credentials included.
     func key(for request: ImageRequest, cacheKey: ImageCacheKey) -> String {
-        let credential = HTTPCache.credential(of: HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:]),
-                                              url: request.urlRequest.url, loader: loader)
-        return "processed " + (credential.map { "[\($0)] " } ?? "") + cacheKey.description
+        key(credential: credential(of: request, headers: HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:])),
+            cacheKey: cacheKey)
+    }
+
+    private func key(credential: String?, cacheKey: ImageCacheKey) -> String {
+        "processed " + (credential.map { "[\($0)] " } ?? "") + cacheKey.description
+    }
+
+    /// The credential `request` is sent with (its own `Authorization`, or the loader's for its origin).
+    private func credential(of request: ImageRequest, headers: HTTPHeaderFields) -> String? {
+        HTTPCache.credential(of: headers, url: request.urlRequest.url, loader: loader)
     }
 
     /// The stored result when the request may use it, decoded as is; `nil` on a miss or when the
@@ -98,10 +106,10 @@ final class ProcessedImageStore: Sendable {
         // Stored without metadata, a result would be served forever, whatever the original allowed.
         guard let urlResponse else { return }
         let headers = HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:])
+        let credential = credential(of: request, headers: headers)
         var metadata: Data?
         if let http = urlResponse as? HTTPURLResponse {
             let responseHeaders = HTTPHeaderFields(response: http)
-            let credential = HTTPCache.credential(of: headers, url: request.urlRequest.url, loader: loader)
             let now = now()
             guard rules.mayStore(status: http.statusCode, requestHeaders: headers, responseHeaders: responseHeaders,
                                  authenticated: credential != nil, now: now, options: options) else { return }
@@ -110,7 +118,7 @@ final class ProcessedImageStore: Sendable {
             stored.credential = credential
             metadata = HTTPCache.metadata(of: stored)
         }
-        let key = key(for: request, cacheKey: cacheKey)
+        let key = key(credential: credential, cacheKey: cacheKey)
         let format = Self.format(original: originalFormat, hasTransparency: image.mayHaveTransparency,
                                  animated: !(image.animation?.frames.isEmpty ?? true))
         let carried = UncheckedImage(image)
