@@ -9,7 +9,8 @@
 #
 #   scripts/bench-pipeline-cost.sh                        # main against the working tree
 #   BASE=5c8617c ROUNDS=6 REQUESTS=20000 PASSES=3 WINDOW=1 scripts/bench-pipeline-cost.sh
-#   SMOKE=1 scripts/bench-pipeline-cost.sh                # the debug build alone, 200 requests
+#   MODE=data scripts/bench-pipeline-cost.sh              # pipeline.data(for:): no decoder, no image job
+#   SMOKE=1 scripts/bench-pipeline-cost.sh                # the debug build alone, 200 requests a mode
 #
 # WINDOW is how many requests are in flight: 1 (default) loads one after another, so each hop
 # wakes a thread and the figure is a cold request's latency cost; 32 keeps the threads busy, and
@@ -25,6 +26,7 @@ ROUNDS=${ROUNDS:-4}
 REQUESTS=${REQUESTS:-20000}
 PASSES=${PASSES:-3}
 WINDOW=${WINDOW:-1}
+MODE=${MODE:-image}
 DIR=${BENCH_PIPELINE_DIR:-$root/.build-pipeline-cost}
 mkdir -p "$DIR"
 
@@ -38,6 +40,7 @@ if [[ "${SMOKE:-0}" == 1 ]]; then
     # The debug build `make test` has made: proves the benchmark runs, figures discarded.
     "${SWIFT:-swift}" build --product PipelineCostBench >/dev/null
     "$("${SWIFT:-swift}" build --show-bin-path)/PipelineCostBench" 200 1 4
+    "$("${SWIFT:-swift}" build --show-bin-path)/PipelineCostBench" 200 1 4 data
     exit 0
 fi
 head_bin=$(build "$root" "$DIR/head")
@@ -69,7 +72,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq 1 "$ROUNDS"); do
     for side in base head; do
         bin=$base_bin; [[ $side == head ]] && bin=$head_bin
-        "$bin" "$REQUESTS" "$PASSES" "$WINDOW" | sed "s/^{/{\"side\":\"$side\",\"round\":$round,/" | tee -a "$results"
+        "$bin" "$REQUESTS" "$PASSES" "$WINDOW" "$MODE" | sed "s/^{/{\"side\":\"$side\",\"round\":$round,/" | tee -a "$results"
     done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -4,8 +4,9 @@ import FoundationNetworking
 #endif
 import ShashinCore
 
-// `PipelineCostBench [requests] [passes] [window]`: the pipeline's own cost per cold request. Each
-// pass loads `requests` distinct URLs with `pipeline.image(for:)`, `window` at a time (default 1:
+// `PipelineCostBench [requests] [passes] [window] [data]`: the pipeline's own cost per cold request.
+// Each pass loads `requests` distinct URLs with `pipeline.image(for:)` (with `data`:
+// `pipeline.data(for:)`, no decoder), `window` at a time (default 1:
 // one after another, so every hop wakes a thread; more keeps the threads busy), through a loader
 // that answers at once with 64 bytes and a decoder that returns a 1×1 image at once, with the
 // default memory cache and no disk cache: what is left is the pipeline's coordination (tasks,
@@ -34,6 +35,8 @@ struct InstantDecoder: ImageDecoding {
 }
 
 struct Pass: Encodable {
+    /// `image`: `pipeline.image(for:)`; `data`: `pipeline.data(for:)`, no decoding.
+    let mode: String
     /// `pipeline`: `pipeline.image(for:)`; `direct`: the same loader and decoder called in a row,
     /// so the difference between the two is the pipeline's own cost.
     let path: String
@@ -108,7 +111,7 @@ for pass in 0...passes {
     guard pass > 0 else { continue }
     for (path, figures) in [("pipeline", viaPipeline), ("direct", direct)] {
         func rounded(_ value: Double, _ places: Double) -> Double { (value * places).rounded() / places }
-        let line = Pass(path: dataOnly ? "data-" + path : path, pass: pass, requests: requests, window: window,
+        let line = Pass(mode: dataOnly ? "data" : "image", path: path, pass: pass, requests: requests, window: window,
                         cpuMicrosecondsPerRequest: rounded(figures.cpu, 10), wallMicrosecondsPerRequest: rounded(figures.wall, 10),
                         voluntarySwitchesPerRequest: rounded(figures.switches, 100))
         print(String(decoding: try encoder.encode(line), as: UTF8.self))
