@@ -5,24 +5,36 @@ import FoundationNetworking
 import ShashinCore
 
 // `PipelineCostBench [requests] [passes] [window] [data]`: the pipeline's own cost per cold request.
-// Each pass loads `requests` distinct URLs with `pipeline.image(for:)` (with `data`:
-// `pipeline.data(for:)`, no decoder), `window` at a time (default 1:
-// one after another, so every hop wakes a thread; more keeps the threads busy), through a loader
-// that answers at once with 64 bytes and a decoder that returns a 1×1 image at once, with the
-// default memory cache and no disk cache: what is left is the pipeline's coordination (tasks,
-// the job graph, the work queues, their thread hops). Prints one JSON line per pass with the CPU
-// time (user + system, `getrusage`), the wall time and the voluntary context switches per request,
-// for the pipeline and for the same loader and decoder called directly (`path`). The first
-// pass warms up and is not printed. Built in release by `scripts/bench-pipeline-cost`.
+// Each pass loads `requests` distinct URLs with `pipeline.image(for:)`, `window` at a time
+// (default 1: one after another, so every hop wakes a thread; more keeps the threads busy),
+// through a loader that answers at once with 64 bytes and a decoder that returns a 1×1 image at
+// once, with the default memory cache and no disk cache: what is left is the pipeline's
+// coordination (tasks, the job graph, the work queues, their thread hops). With `data`, as the
+// NetworkPath `overhead` benchmark: `pipeline.data(for:)` (no decoder), a 50 KB answer with one
+// progress report, no memory cache, 6 downloads at once. Prints one JSON line per pass with the
+// CPU time (user + system, `getrusage`), the wall time and the voluntary context switches per
+// request, for the pipeline and for the same loader (and decoder) called directly (`path`). The
+// first pass warms up and is not printed. Built in release by `scripts/bench-pipeline-cost`.
 
-/// Answers every request at once with the same small body and a 200.
+/// Answers every request at once with the same body and a 200: 64 bytes for images; for `data`,
+/// 50 KB with its `Content-Length` and one progress report, as the NetworkPath `overhead`
+/// benchmark's loader does.
 struct InstantLoader: DataLoading {
-    let body = Data(repeating: 0xAB, count: 64)
+    let body: Data
+    let headers: [String: String]?
+    let reportsProgress: Bool
+
+    init(dataOnly: Bool) {
+        body = Data(repeating: 0xAB, count: dataOnly ? 50_000 : 64)
+        headers = dataOnly ? ["Content-Length": "\(body.count)"] : nil
+        reportsProgress = dataOnly
+    }
 
     func loadData(for request: URLRequest, maxBytes: Int,
                   progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
         let url = request.url ?? URL(string: "https://bench.invalid/")!
-        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)!
+        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)!
+        if reportsProgress { progress(Int64(body.count), Int64(body.count)) }
         return (body, response)
     }
 }
@@ -67,8 +79,13 @@ let window = max(1, arguments.dropFirst(2).first ?? 1)
 let dataOnly = CommandLine.arguments.contains("data")
 
 var configuration = ImagePipeline.Configuration(decoder: InstantDecoder())
-configuration.dataLoader = InstantLoader()
+configuration.dataLoader = InstantLoader(dataOnly: dataOnly)
 configuration.diskCache = nil
+if dataOnly {
+    // As the NetworkPath `overhead` benchmark: no memory cache, 6 downloads at once.
+    configuration.memoryCache = nil
+    configuration.maxConcurrentDownloads = 6
+}
 let pipeline = ImagePipeline(configuration: configuration)
 let encoder = JSONEncoder()
 encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -94,7 +111,7 @@ func measure(_ urls: [URL], _ load: @escaping @Sendable (URL) async throws -> In
             Double(after.switches - before.switches) / count)
 }
 
-let loader = InstantLoader()
+let loader = InstantLoader(dataOnly: dataOnly)
 let decoder = InstantDecoder()
 for pass in 0...passes {
     // Distinct URLs in every pass: each request misses the memory cache.
