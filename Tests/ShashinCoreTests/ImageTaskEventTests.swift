@@ -38,7 +38,7 @@ struct ImageTaskEventTests {
         try await fixture.loader.waitForPendingCount(1)
         #expect(GraphActor.sync { graph.fetchJob(for: request).wantsProgress } == false)
         let task = fixture.task(request)
-        fixture.flushGraph()
+        await fixture.flushGraph()
         #expect(GraphActor.sync { graph.fetchJob(for: request).wantsProgress } == true)
         let collector = Task { () -> [ImageTask.Progress] in
             var progress: [ImageTask.Progress] = []

@@ -48,7 +48,7 @@ struct PipelinePriorityTests {
         let normal = fixture.task(ImageRequest(url: PipelineFixture.url("other"), priority: .normal))
         try await waitUntilQueued(fixture, 2)
         let high = fixture.task(ImageRequest(url: PipelineFixture.url("shared"), processors: [CountingProcessor("p")], priority: .high))
-        fixture.flushGraph()
+        await fixture.flushGraph()
         let order = try await drain(fixture, count: 3)
         #expect(order == ["busy", "shared", "other"])
         for task in [low, normal, high] { _ = try await task.image }
@@ -64,7 +64,7 @@ struct PipelinePriorityTests {
         b.priority = .veryLow
         a.priority = .low
         a.priority = .high
-        fixture.flushGraph()
+        await fixture.flushGraph()
         let order = try await drain(fixture, count: 3)
         #expect(order == ["busy", "a", "b"])
         for task in [a, b] { _ = try await task.image }
@@ -78,7 +78,7 @@ struct PipelinePriorityTests {
         let normal = fixture.task(ImageRequest(url: PipelineFixture.url("other"), priority: .normal))
         try await waitUntilQueued(fixture, 2)
         high.cancel()
-        fixture.flushGraph()
+        await fixture.flushGraph()
         let order = try await drain(fixture, count: 3)
         #expect(order == ["busy", "other", "shared"])
         for task in [low, normal] { _ = try await task.image }

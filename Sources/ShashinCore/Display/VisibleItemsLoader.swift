@@ -325,7 +325,7 @@ public final class VisibleItemsLoader<ID: Hashable> {
         binding.priority = policy.leftPriority
         request.priority = policy.leftPriority
         // The hold joins the binding's job before the binding's cancellation reaches the graph
-        // (both go through its serial queue, in this order), so the download is never dropped.
+        // (each reaches it on this thread, in this order), so the download is never dropped.
         if case .inProgress(let task) = pipeline.loadImage(request) { behind[id] = task }
     }
 

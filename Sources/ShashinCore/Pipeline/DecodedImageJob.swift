@@ -117,7 +117,8 @@ final class DecodedImageJob: ImageJob {
     /// Frees the previews' session now rather than when the job goes: the request was cancelled,
     /// or failed before the final decode.
     private func closePreviewSession() {
-        previewSession?.close()
+        // The decoder's code: run once the graph is released.
+        if let session = previewSession { GraphActor.afterUnlock { session.close() } }
         previewSession = nil
     }
 }

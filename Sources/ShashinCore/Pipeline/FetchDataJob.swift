@@ -29,6 +29,11 @@ final class FetchDataJob: Job<FetchedData> {
     private var preparation: Task<Void, Never>?
     /// `wantsProgress`, for the loader's threads.
     private nonisolated let progressWanted = Locked(false)
+    /// The loader's latest progress not yet sent to the subscribers. Reports cross to the graph
+    /// with `GraphActor.async` (the loader may call from under a lock of its own), and the end of
+    /// the download with `GraphActor.sync`, which can overtake them: the end sends what is
+    /// pending first, and a report that arrives later finds nothing to send.
+    private nonisolated let pendingProgress = Locked<ImageTask.Progress?>(nil)
 
     init(graph: JobGraph, request: ImageRequest) {
         self.request = request
@@ -112,10 +117,15 @@ final class FetchDataJob: Job<FetchedData> {
     }
 
     override func didCancel() {
-        preparation?.cancel()
-        preparation = nil
-        workItem?.cancel()
-        workItem = nil
+        // Cancelling runs the loader's and the request modifier's cancellation handlers: app code,
+        // run once the graph is released.
+        let preparation = preparation, workItem = workItem
+        self.preparation = nil
+        self.workItem = nil
+        GraphActor.afterUnlock {
+            preparation?.cancel()
+            workItem?.cancel()
+        }
     }
 
     override func didChangePriority(_ priority: Priority) {
@@ -152,10 +162,22 @@ final class FetchDataJob: Job<FetchedData> {
                 }
                 item.finish()
                 // On this thread (see `GraphActor`): the result reaches its waiters without a thread hop.
-                GraphActor.sync { self.finish(result) }
+                GraphActor.sync {
+                    self.sendPendingProgress()
+                    self.finish(result)
+                }
             }
             item.onCancel { task.cancel() }
         }
+    }
+
+    /// Sends the loader's latest progress, if not sent yet.
+    private func sendPendingProgress() {
+        let progress = pendingProgress.withLock { pending -> ImageTask.Progress? in
+            defer { pending = nil }
+            return pending
+        }
+        if let progress { send(progress: progress) }
     }
 
     /// `download(plan)`, its body's chunks going to `feed` as they arrive when there is one.
@@ -166,10 +188,11 @@ final class FetchDataJob: Job<FetchedData> {
     }
 
     private nonisolated func download(_ plan: HTTPCache.Plan) async throws -> FetchedData {
-        let progressWanted = progressWanted
+        let progressWanted = progressWanted, pendingProgress = pendingProgress
         let progress: @Sendable (Int64, Int64) -> Void = { [weak self] received, expected in
             guard progressWanted.current, let self else { return }
-            GraphActor.async { self.send(progress: ImageTask.Progress(completed: received, total: expected)) }
+            pendingProgress.withLock { $0 = ImageTask.Progress(completed: received, total: expected) }
+            GraphActor.async { self.sendPendingProgress() }
         }
         if let partials = graph.partialBodies, let request = Self.resumableRequest(in: plan),
            let key = request.url.flatMap(ResumableDataStore.key(for:)) {

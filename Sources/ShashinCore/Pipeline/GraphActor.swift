@@ -6,10 +6,12 @@ import Dispatch
 /// One per process. Its exclusion is a lock (`GraphLock`), not a queue: the graph's work is short
 /// bookkeeping (subscribing, counting, handing results on), never I/O, decoding or waiting for the
 /// Swift pool, so a thread that has a result runs the graph's part of it itself with
-/// `GraphActor.sync`, as it would take a lock, and waits at most for one other thread's critical
-/// section. Work that must not run on the calling thread goes through `GraphActor.async`, on a
-/// serial queue (so it keeps the order it was sent in), under the same lock; so do the jobs of
-/// `Task { @GraphActor in }` and of `@GraphActor` async functions, through the executor.
+/// `GraphActor.sync`, as it would take a lock, and waits only for other threads' critical sections,
+/// never for a queue's backlog. Work that must not run on the calling thread goes through
+/// `GraphActor.async`, on a serial queue (so it keeps the order it was sent in), under the same
+/// lock; so do the jobs of `Task { @GraphActor in }` and of `@GraphActor` async functions, through
+/// the executor. `sync` may overtake blocks sent with `async` before it: what is sent with `async`
+/// (progress, previews) must tolerate arriving after the job has ended.
 @globalActor
 actor GraphActor {
     static let shared = GraphActor()
@@ -40,6 +42,21 @@ actor GraphActor {
     /// Runs `operation` on the actor later, on the actor's queue.
     static func async(_ operation: @escaping @GraphActor @Sendable () -> Void) {
         queue.async { sync(operation) }
+    }
+
+    /// Runs `operation` on the actor now, on this thread (as `sync`), unless this thread is already
+    /// on the actor (app code called from the graph's work); then later, as `async`, so the graph is
+    /// never re-entered in the middle of an operation. For what a caller starts or stops (a task, a
+    /// cancellation, a priority), whose order from one thread must hold.
+    static func promptly(_ operation: @escaping @GraphActor @Sendable () -> Void) {
+        if exclusion.isHeldByCurrentThread { async(operation) } else { sync(operation) }
+    }
+
+    /// Runs `work` on this thread once it releases the actor: for calls into the app's code
+    /// (cancelling a loader, closing a decoder's session), so no thread waiting for the actor
+    /// waits for them.
+    static func afterUnlock(_ work: @escaping () -> Void) {
+        exclusion.afterUnlock(work)
     }
 
     /// Calls `operation` as the nonisolated closure it is while `exclusion` is held.

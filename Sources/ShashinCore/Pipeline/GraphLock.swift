@@ -4,42 +4,52 @@ import Foundation
 /// it, so the actor's isolation can be checked (`GraphActor.assumeIsolated`, the executor's
 /// `checkIsolated`) on any thread that runs the actor's work.
 ///
-/// Held only for the graph's short bookkeeping. A thread that finds it taken waits for that one
-/// critical section, not for a queue of them, which is what keeps `GraphActor.sync` cheap when
-/// many threads deliver results at once.
-final class GraphLock: @unchecked Sendable { // `lock` is the exclusion itself; `holder` is per thread
+/// Held only for the graph's short bookkeeping. A thread that finds it taken waits for the holder's
+/// critical section, not for a queue's backlog, which keeps `GraphActor.sync` cheap when many
+/// threads deliver results at once. What may run code of the app's (a loader's cancellation, a
+/// decoder's session closing) is handed to `afterUnlock` and runs once the lock is released, so a
+/// thread waiting for the lock never waits for the app's code.
+final class GraphLock: @unchecked Sendable { // `deferred` is behind `lock`; `holder` is per thread
     private let lock = NSLock()
     /// Marks the thread holding `lock`: a thread-specific value, set while it holds it.
-    private let holder: ThreadMark
-
-    init() {
-        holder = ThreadMark()
-    }
+    private let holder = ThreadMark()
+    /// Work to run when the current holder releases the lock.
+    private var deferred: [() -> Void] = []
 
     /// Whether the calling thread holds the lock.
     var isHeldByCurrentThread: Bool { holder.isSet }
 
-    /// Runs `body` holding the lock. The caller must not hold it already (it would wait for
-    /// itself): that stops the process with a message instead.
+    /// Runs `body` holding the lock, then what it handed to `afterUnlock`. The caller must not
+    /// hold the lock already (it would wait for itself): that stops the process with a message.
     func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         precondition(!holder.isSet, "GraphActor.sync called on the graph's actor: it would wait for itself")
         lock.lock()
         holder.set(true)
-        defer {
-            holder.set(false)
-            lock.unlock()
-        }
-        return try body()
+        let result = Result<T, E> { () throws(E) -> T in try body() }
+        let after = deferred
+        deferred = []
+        holder.set(false)
+        lock.unlock()
+        for work in after { work() }
+        return try result.get()
+    }
+
+    /// Runs `work` on this thread once the lock is released; only while holding it.
+    func afterUnlock(_ work: @escaping () -> Void) {
+        precondition(holder.isSet, "afterUnlock outside the graph's actor")
+        deferred.append(work)
     }
 }
 
 /// A flag each thread has its own copy of (a POSIX thread-specific value).
-private final class ThreadMark: @unchecked Sendable { // `key` is written once in init; the values are per thread
-    private var key = pthread_key_t()
+private final class ThreadMark: Sendable {
+    private let key: pthread_key_t
 
     init() {
+        var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
         precondition(status == 0, "pthread_key_create failed: \(status)")
+        self.key = key
     }
 
     var isSet: Bool { pthread_getspecific(key) != nil }

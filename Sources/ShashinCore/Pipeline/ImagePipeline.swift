@@ -24,8 +24,10 @@ public final class ImagePipeline: Sendable {
         self.graph = JobGraph(configuration: configuration)
     }
 
-    /// Starts loading `request`; never blocks. A memory-cache hit is returned synchronously as
-    /// `.cached`, otherwise a running `.inProgress` task.
+    /// Starts loading `request`. A memory-cache hit is returned synchronously as `.cached`,
+    /// otherwise a running `.inProgress` task. Never waits for work: starting a task takes the
+    /// pipeline's graph for a few microseconds (the bookkeeping other threads may hold it for),
+    /// on the calling thread.
     public func loadImage(_ request: ImageRequest) -> LoadingImage {
         if let response = cachedResponse(for: request) { return .cached(response) }
         return .inProgress(graph.makeTask(for: request))

@@ -57,7 +57,7 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
             guard changed else { return }
             // Read the priority when the change reaches the graph: of two setters racing, the one
             // the task holds last is the one the job gets.
-            GraphActor.async { [self] in subscription?.setPriority(priority) }
+            GraphActor.promptly { [self] in subscription?.setPriority(priority) }
         }
     }
 
@@ -65,7 +65,7 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
     /// is cancelled only when no other task waits for it.
     public func cancel() {
         guard finish(.failure(CancellationError())) else { return }
-        GraphActor.async { [self] in
+        GraphActor.promptly { [self] in
             subscription?.unsubscribe()
             subscription = nil
         }

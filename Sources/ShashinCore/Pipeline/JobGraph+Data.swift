@@ -61,7 +61,7 @@ private final class DataWaiter: Sendable {
         graph.taskDidEnd()
         continuation?.resume(with: result)
         if case .failure(let error) = result, error is CancellationError {
-            GraphActor.async { [self] in subscription?.unsubscribe(); subscription = nil }
+            GraphActor.promptly { [self] in subscription?.unsubscribe(); subscription = nil }
         }
     }
 }

@@ -70,13 +70,10 @@ final class JobGraph: Sendable {
         let id = nextTaskID.withLock { id -> Int in id += 1; return id }
         let task = ImageTask(id: id, request: request, graph: self)
         taskDidStart()
-        // On the caller's thread, as taking a lock: no thread is woken to start the task. The
-        // task may end before this returns (a failure found at once); its result waits for it.
-        if GraphActor.exclusion.isHeldByCurrentThread {
-            GraphActor.assumeIsolated { start(task) }
-        } else {
-            GraphActor.sync { start(task) }
-        }
+        // On the caller's thread, as taking a lock: no thread is woken to start the task, and a
+        // cancellation or priority the caller sends next finds it started. The task may end before
+        // this returns (its image found in the memory cache); its result waits for it.
+        GraphActor.promptly { [self] in start(task) }
         return task
     }
 

@@ -74,7 +74,7 @@ struct ImageBindingStateTests {
         }
         try await fixture.loader.respond(to: PipelineFixture.url("a"), with: PipelineFixture.imageData(fill: 1))
         _ = try await other.image
-        fixture.flushGraph()
+        await fixture.flushGraph()
         #expect(calls.isEmpty)
         try await fixture.loader.fail(PipelineFixture.url("b"), with: URLError(.timedOut))
         try await waitUntil { binding.state == .failure }

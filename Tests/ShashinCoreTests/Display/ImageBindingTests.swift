@@ -43,7 +43,7 @@ struct ImageBindingTests {
             try await fixture.loader.respond(to: PipelineFixture.url("\(i)"), with: PipelineFixture.imageData(fill: UInt8(i)))
         }
         for (i, other) in others.enumerated() { #expect(try await other.image.testBitmap.pixels[0] == UInt8(i + 1)) }
-        fixture.flushGraph() // every late result has reached every task that still waited for it
+        await fixture.flushGraph() // every late result has reached every task that still waited for it
         #expect(binding.state == .loading)
         try await fixture.loader.respond(to: PipelineFixture.url("100"), with: PipelineFixture.imageData(fill: 100))
         try await waitUntil { binding.state == .success(.network) }
@@ -62,7 +62,7 @@ struct ImageBindingTests {
         binding.setRequest(PipelineFixture.request("same", priority: .high))
         #expect(binding.priority == .high)
         #expect(binding.state == .loading)
-        fixture.flushGraph()
+        await fixture.flushGraph()
         #expect(fixture.loader.cancelledURLs.isEmpty)
         #expect(fixture.pipeline.activeTaskCount == 1)
         try await fixture.loader.respond(to: PipelineFixture.url("same"), with: PipelineFixture.imageData(fill: 6))

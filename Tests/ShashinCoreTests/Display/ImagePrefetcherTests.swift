@@ -19,7 +19,7 @@ struct ImagePrefetcherTests {
         let target = RecordingTarget()
         let binding = ImageBinding(target: target, pipeline: fixture.pipeline)
         binding.setRequest(PipelineFixture.request("wanted", priority: .high))
-        fixture.flushGraph()
+        await fixture.flushGraph()
 
         try await fixture.loader.respond(to: PipelineFixture.url("busy"), with: PipelineFixture.imageData(fill: 1))
         try await fixture.loader.waitForPendingCount(1)
@@ -58,7 +58,7 @@ struct ImagePrefetcherTests {
         var answered = 0
         while answered < requests.count {
             try await fixture.loader.waitForPendingCount(1)
-            fixture.flushGraph()
+            await fixture.flushGraph()
             #expect(fixture.loader.pendingURLs.count <= 2)
             #expect(prefetcher.runningCount <= 2)
             try await fixture.loader.respond(to: fixture.loader.pendingURLs[0], with: PipelineFixture.imageData(fill: UInt8(answered)))

@@ -27,7 +27,7 @@ struct VisibleItemsLoaderLandingTests {
             velocity *= 0.93
             list.show(top...(top + 3), Self.fling(max(velocity, 13), landing: 100.4))
         }
-        list.fixture.flushGraph()
+        await list.fixture.flushGraph()
         #expect(Set(list.fixture.loader.startedURLs.map(ListFixture.row)) == Set(100...103))
         #expect(list.binding(88)?.state == .deferred) // on screen, flying past
 
@@ -38,7 +38,7 @@ struct VisibleItemsLoaderLandingTests {
         try await list.fixture.loader.respond(to: PipelineFixture.url("row-101"), with: PipelineFixture.imageData(fill: 101))
         try await waitUntil { list.binding(101)?.state == .success(.network) }
         #expect(list.starts(of: 101) == 1)
-        list.fixture.flushGraph()
+        await list.fixture.flushGraph()
         #expect(list.cancelledRows.isDisjoint(with: 100...105))
         #expect(list.loader.landingItems.isEmpty) // every landing row is a cell's now
         list.loader.stop()
@@ -62,7 +62,7 @@ struct VisibleItemsLoaderLandingTests {
         for row in 60...62 { #expect(list.loader.landingPriority(of: row) == .veryLow) }
         for row in 63...66 { #expect(list.loader.landingPriority(of: row) == .high) }
         try await list.fixture.loader.waitForPendingCount(7)
-        list.fixture.flushGraph()
+        await list.fixture.flushGraph()
         #expect(list.cancelledRows.isEmpty)
 
         // The finger catches the list at row 20: nothing is predicted, every landing row is too far.
@@ -93,7 +93,7 @@ struct VisibleItemsLoaderLandingTests {
     @Test func withoutAPredictionAFastFlingStillStartsNothing() async throws {
         let list = ListFixture(count: 300) { $0.maxConcurrentDownloads = 20 }
         list.show(40...43, ScrollState(phase: .decelerating, velocity: 150))
-        list.fixture.flushGraph()
+        await list.fixture.flushGraph()
         #expect(list.loader.predictedLandingItems.isEmpty)
         #expect(list.fixture.pipeline.activeTaskCount == 0)
         // A prediction past either end lands on the end.

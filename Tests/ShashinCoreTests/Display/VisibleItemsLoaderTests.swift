@@ -163,7 +163,7 @@ struct VisibleItemsLoaderTests {
         try await list.fixture.loader.waitForPendingCount(6) // four rows on screen, two prefetched
         list.show(2...5, ScrollState(phase: .dragging, velocity: 2))
         try await list.fixture.loader.waitForPendingCount(8) // rows 6 and 7 prefetched now
-        list.fixture.flushGraph()
+        await list.fixture.flushGraph()
         #expect(list.cancelledRows.isDisjoint(with: [4, 5]))
         #expect(list.binding(4)?.priority == .high)
         try await list.fixture.loader.respond(to: PipelineFixture.url("row-4"), with: PipelineFixture.imageData(fill: 4))
@@ -217,7 +217,7 @@ struct VisibleItemsLoaderTests {
         list.show(4...7, ScrollState(phase: .dragging, velocity: 4)) // 0...3 left, within 5 rows: kept
         try await list.fixture.loader.waitForPendingCount(8)
         #expect(list.loader.leavingItems == [0, 1, 2, 3])
-        list.fixture.flushGraph()
+        await list.fixture.flushGraph()
         #expect(list.fixture.loader.cancelledURLs.isEmpty)
 
         list.show(7...10, ScrollState(phase: .dragging, velocity: 4)) // rows 0 and 1 are now 6 and 7 rows away
@@ -237,7 +237,7 @@ struct VisibleItemsLoaderTests {
         list.show(4...7, ScrollState(phase: .dragging, velocity: 4))  // 0...3 left, kept loading
         try await list.fixture.loader.waitForPendingCount(8)
         list.show(0...3, ScrollState(phase: .decelerating, velocity: -80)) // flung back, fast
-        list.fixture.flushGraph()
+        await list.fixture.flushGraph()
         #expect(list.fixture.loader.cancelledURLs.isEmpty)
         #expect(list.binding(0)?.state == .loading)
         #expect(list.loader.leavingItems == [4, 5, 6, 7])

@@ -32,9 +32,13 @@ struct PipelineFixture {
         try await eventually { pipeline.activeTaskCount == 0 && pipeline.graph.jobCount == 0 }
     }
 
-    /// Returns once the graph's queue has run everything sent to it so far (task starts,
-    /// priority changes, cancellations).
-    func flushGraph() {
-        GraphActor.sync {}
+    /// Returns once the graph has run everything sent to it so far with `GraphActor.async`
+    /// (progress, previews, work sent from the graph itself); task starts, priority changes and
+    /// cancellations from a test's thread reach it before they return.
+    func flushGraph() async {
+        // Every block sent with `GraphActor.async` so far has run once the actor's queue reaches
+        // this one (a `GraphActor.sync` takes only the lock, and may overtake them). Awaited, not
+        // `queue.sync`: a test that holds the queue back must not take the Swift pool's threads.
+        await withCheckedContinuation { continuation in GraphActor.queue.async { continuation.resume() } }
     }
 }
