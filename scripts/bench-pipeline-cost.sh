@@ -92,5 +92,6 @@ for field, name in (("cpu_microseconds_per_request", "CPU µs"), ("wall_microsec
         line.append(f"{label} {low:.1f}–{high:.1f} (median {median:.1f}; direct {direct:.1f}; pipeline's own {median - direct:.1f})")
     base, head = figures("base", "pipeline", field)[1] - figures("base", "direct", field)[1], \
         figures("head", "pipeline", field)[1] - figures("head", "direct", field)[1]
-    print(f"{name}/request: " + ", ".join(line) + f"; pipeline's own, working tree ÷ base {head / base:.2f}×")
+    ratio = f"{head / base:.2f}×" if base > 0 else "— (base's own share is 0)"
+    print(f"{name}/request: " + ", ".join(line) + f"; pipeline's own, working tree ÷ base {ratio}")
 PY
