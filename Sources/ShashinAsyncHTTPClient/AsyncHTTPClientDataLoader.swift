@@ -242,6 +242,8 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
     static func urlResponse(_ response: HTTPClientResponse, url: URL) throws -> HTTPURLResponse {
         var fields: [String: String] = [:]
         var names: [String: String] = [:] // lowercased name → the spelling first seen
+        fields.reserveCapacity(response.headers.count)
+        names.reserveCapacity(response.headers.count)
         for (name, value) in response.headers {
             let lowercased = name.lowercased()
             if let key = names[lowercased] {
@@ -251,7 +253,11 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
                 fields[name] = value
             }
         }
-        let version = "HTTP/\(response.version.major)" + (response.version.major == 1 ? ".\(response.version.minor)" : "")
+        let version = switch (response.version.major, response.version.minor) {
+        case (1, 1): "HTTP/1.1"
+        case (2, _): "HTTP/2"
+        case let (major, minor): "HTTP/\(major)" + (major == 1 ? ".\(minor)" : "")
+        }
         guard let result = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: version, headerFields: fields) else {
             throw ImagePipelineError.networkFailure(code: URLError.badServerResponse.rawValue, message: "Unreadable response from \(url.host ?? "")")
         }

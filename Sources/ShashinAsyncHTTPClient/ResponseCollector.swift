@@ -7,7 +7,7 @@ import ShashinCore
 
 /// Collects one response as AsyncHTTPClient reads it, on the event loop of its connection.
 ///
-/// Each body part is appended the moment it arrives and every future the collector returns is
+/// Each body part is kept the moment it arrives and every future the collector returns is
 /// already complete, so the client asks the socket for more at once and holds no part back for
 /// the caller. When the server closes the connection mid-body, NIO drains what is left in the
 /// socket through the connection's handler, then the request fails: on the connection's own event
@@ -15,6 +15,9 @@ import ShashinCore
 /// for a download that resumes. (Parts the client still holds for a consumer's demand — through
 /// `HTTPClientResponse.body`, or when the request's loop is not its connection's — are dropped
 /// when the request fails.)
+///
+/// The body is a ``CollectedBody``: NIO's buffers, joined into one `Data` by `outcome` on the
+/// caller's thread, as bare AsyncHTTPClient's `collect` does.
 ///
 /// The head is judged as it arrives, before any of the body is read: a redirect or a status the
 /// caller refuses ends the request with ``StoppedAfterHead``; a body announced larger than
@@ -27,7 +30,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
 
     private struct State {
         var head: HTTPResponseHead?
-        var body = Data()
+        var body = CollectedBody()
         /// The body's length from `Content-Length`; -1 when unknown.
         var expected: Int64 = -1
         /// The error the head or a part ended the request with, when it was the collector's.
@@ -58,9 +61,11 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     }
 
     /// The head (nil before it arrived), the body read so far, its announced length (-1 unknown)
-    /// and the collector's own reason for ending the request, if it ended it.
+    /// and the collector's own reason for ending the request, if it ended it. Joins the parts into
+    /// one `Data` on the calling thread.
     var outcome: (head: HTTPResponseHead?, body: Data, expected: Int64, stop: (any Error)?) {
-        state.withLockedValue { ($0.head, $0.body, $0.expected, $0.stop) }
+        let (head, body, expected, stop) = state.withLockedValue { ($0.head, $0.body, $0.expected, $0.stop) }
+        return (head, body.data(), expected, stop)
     }
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
@@ -80,9 +85,6 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             case .success(let expected):
                 state.expected = expected
                 state.observed = observer != nil && (200..<300).contains(status)
-                // Room for the announced body, up to 4 MB: a server that announces 50 MB and sends
-                // nothing costs no more than that.
-                if expected > 0 { state.body.reserveCapacity(Int(min(expected, 4 << 20))) }
                 return task.eventLoop.makeSucceededVoidFuture()
             case .failure(let error):
                 state.stop = error
@@ -99,7 +101,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
                 state.stop = ImagePipelineError.dataTooLarge(limit: maxBytes)
                 return nil
             }
-            buffer.withUnsafeReadableBytes { state.body.append(contentsOf: $0) }
+            state.body.append(buffer)
             // Progress at most every 16 KB (as URLSession's callbacks come) and at the end: NIO
             // hands over many small reads, and each report costs the pipeline a queue hop.
             guard state.body.count - state.reported >= AsyncHTTPClientDataLoader.progressStep
