@@ -38,7 +38,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Shashin strategy: rows prefetched ahead in the scroll direction (0: none).")
     var prefetchDistance = VisibleItemsLoader<Int>.Policy().prefetchDistance
 
-    @Option(help: "Shashin strategy: seconds before a fling slows below the fast-scroll velocity that its predicted landing starts loading (inf: at the lift).")
+    @Option(help: "Shashin strategy: seconds before a fling slows below the fast-scroll velocity that its predicted landing starts loading (inf, the default: at the lift; a finite lead saves the bytes of landings a next flick or a catch replaces).")
     var landingLeadTime = VisibleItemsLoader<Int>.Policy().landingLeadTime
 
     @Option(help: "Strategies to run, comma-separated: naive, pipeline, shashin.")

@@ -63,9 +63,8 @@ struct LiveLandingTests {
         policy.prefetchDistance = 2
         let feed = LiveFeed(fixture: fixture, rows: 300, policy: policy, latency: .milliseconds(50))
         let fling = { (velocity: Double) in ScrollState(phase: .decelerating, velocity: velocity, predictedRestingOffset: 200) }
-        // 80 rows/s: fast (the rows flown past wait), and within the policy's lead time of slowing,
-        // so the landing loads from the lift.
-        feed.loader.update(visibleItems: [], scroll: fling(80))
+        // 150 rows/s: fast (the rows flown past wait); the default policy loads the landing from the lift.
+        feed.loader.update(visibleItems: [], scroll: fling(150))
         // The finger lifts at the top; the list flies, five rows a frame, to row 150 at least and
         // on until the server has seen every landing row; past row 185 (the landing window's edge
         // less a screen) it flies on the spot, so a slow machine only makes the fling longer.
@@ -73,7 +72,7 @@ struct LiveLandingTests {
         let deadline = Date().addingTimeInterval(60)
         while top < 150 || !feed.requestedRows.isSuperset(of: 200...207) {
             guard Date() < deadline else { break }
-            feed.show(top...(top + 7), fling(80))
+            feed.show(top...(top + 7), fling(150))
             if top < 185 { top += 5 }
             try await Task.sleep(nanoseconds: 16_000_000)
         }
@@ -99,7 +98,7 @@ struct LiveLandingTests {
         policy.keepDistance = 8
         // Slow responses: the predicted rows are still downloading when the finger catches the list.
         let feed = LiveFeed(fixture: fixture, rows: 300, policy: policy, latency: .milliseconds(100), bytesPerSecond: 400)
-        let fling = ScrollState(phase: .decelerating, velocity: 80, predictedRestingOffset: 200) // within the lead time
+        let fling = ScrollState(phase: .decelerating, velocity: 150, predictedRestingOffset: 200)
         feed.loader.update(visibleItems: [], scroll: fling)
         feed.show(0...3, fling)
         try await waitOnActor { feed.requestedRows.isSuperset(of: 200...203) }

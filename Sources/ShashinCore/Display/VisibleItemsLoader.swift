@@ -8,9 +8,9 @@
 ///   that reaches memory while its row is on screen) but start no network work (their requests
 ///   wait as ``ImageBinding/State/deferred``);
 /// - when a fling's resting place is known (``ScrollState/predictedRestingOffset``, from the
-///   moment the finger lifts), the items of that landing window load at high priority, from
-///   disk or the network, once the fling is within ``Policy/landingLeadTime`` of slowing down
-///   (a flick that follows soon or a catch would waste an earlier start), and prefetching goes ahead of the landing window once the list
+///   moment the finger lifts), the items of that landing window load at once at high priority,
+///   from disk or the network (``Policy/landingLeadTime`` can hold them back until the fling
+///   is about to slow), and prefetching goes ahead of the landing window once the list
 ///   slows (a flick that follows soon would move it); the items in
 ///   between do not load, except a disk-cache hit on screen while the decode queue is idle;
 ///   when the prediction changes, landing items no longer wanted drop in priority and are
@@ -46,14 +46,15 @@ public final class VisibleItemsLoader<ID: Hashable> {
         /// Default `true`.
         public var loadsPredictedLanding = true
         /// How long (seconds) before a fling slows below ``fastScrollVelocity`` its predicted
-        /// landing starts loading; `.infinity` loads it from the moment the finger lifts.
-        /// Default 1.0. A fast flick coasts for over a second before it slows, and a flick that
-        /// follows soon or a finger that catches the list replaces the prediction: loading the
-        /// landing within this lead of the slowdown spends no bytes on those, and the list still
-        /// coasts another ``fastScrollVelocity``·τ (about six items at the default) before it
-        /// rests. The time is reckoned from the velocity under
-        /// ``ScrollState/normalDecelerationRate``.
-        public var landingLeadTime = 1.0
+        /// landing starts loading. Default `.infinity`: at the lift, the moment the prediction
+        /// is known, so the landing rows have the whole fling to arrive. A finite lead saves
+        /// bytes: a fast flick coasts for over a second before it slows, and a flick that
+        /// follows soon or a finger that catches the list replaces the prediction, so a landing
+        /// held back until the fling is within the lead of slowing is never requested for those;
+        /// the landing rows then have less time (the list still coasts about
+        /// ``fastScrollVelocity``·τ, six items at the default, after slowing). The time is
+        /// reckoned from the velocity under ``ScrollState/normalDecelerationRate``.
+        public var landingLeadTime = Double.infinity
         /// Items on either side of the predicted landing window that count as near it: on screen
         /// during a fling, they load like the landing items. Default 2.
         public var landingMargin = 2

@@ -14,7 +14,6 @@ struct VisibleItemsLoaderLandingTests {
     func theLandingRowsLoadAtOnceAtHighPriorityAndTheRowsInBetweenDoNot(order: CallOrder) async throws {
         var policy = VisibleItemsLoader<Int>.Policy()
         policy.prefetchDistance = 2
-        policy.landingLeadTime = .infinity // from the lift
         let list = ListFixture(count: 300, policy: policy, order: order) { $0.maxConcurrentDownloads = 20 }
         // The finger lifts at the top: the list will rest with row 100 first.
         list.loader.update(visibleItems: [], scroll: Self.fling(150, landing: 100.4))
@@ -51,7 +50,6 @@ struct VisibleItemsLoaderLandingTests {
         var policy = VisibleItemsLoader<Int>.Policy()
         policy.prefetchDistance = 0
         policy.keepDistance = 5
-        policy.landingLeadTime = .infinity // from the lift
         let list = ListFixture(count: 300, policy: policy, order: order) { $0.maxConcurrentDownloads = 20 }
         list.loader.update(visibleItems: [], scroll: Self.fling(120, landing: 60))
         list.show(0...3, Self.fling(120, landing: 60))
@@ -83,7 +81,8 @@ struct VisibleItemsLoaderLandingTests {
     func aFastFlingsLandingLoadsOnlyOnceTheFlingIsWithinTheLeadTimeOfSlowing(order: CallOrder) async throws {
         var policy = VisibleItemsLoader<Int>.Policy()
         policy.prefetchDistance = 0
-        #expect(policy.landingLeadTime == 1 && policy.fastScrollVelocity == 12)
+        policy.landingLeadTime = 1
+        #expect(policy.fastScrollVelocity == 12)
         let list = ListFixture(count: 300, policy: policy, order: order) { $0.maxConcurrentDownloads = 20 }
         // Lifted at 150 items/s, the list slows below 12/s in τ·ln(150/12) ≈ 1.26 s: beyond the lead.
         list.loader.update(visibleItems: [], scroll: Self.fling(150, landing: 100.4))
