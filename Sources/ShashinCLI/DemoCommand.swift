@@ -38,6 +38,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Shashin strategy: rows prefetched ahead in the scroll direction (0: none).")
     var prefetchDistance = VisibleItemsLoader<Int>.Policy().prefetchDistance
 
+    @Option(help: "Shashin strategy: seconds before a fling slows below the fast-scroll velocity that its predicted landing starts loading (inf, the default: at the lift; a finite lead saves the bytes of landings a next flick or a catch replaces).")
+    var landingLeadTime = VisibleItemsLoader<Int>.Policy().landingLeadTime
+
     @Option(help: "Strategies to run, comma-separated: naive, pipeline, shashin.")
     var strategies = "naive,pipeline,shashin"
 
@@ -73,8 +76,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard rows >= viewport, viewport >= 1, thumbnail >= 8, latency >= 0, bandwidth >= 0,
-              rounds >= 1 else {
-            throw ValidationError("Needs rows ≥ viewport ≥ 1, a thumbnail of at least 8 px, non-negative network settings and at least one round.")
+              rounds >= 1, landingLeadTime >= 0 else {
+            throw ValidationError("Needs rows ≥ viewport ≥ 1, a thumbnail of at least 8 px, non-negative network settings and landing lead time, and at least one round.")
         }
         _ = try kinds()
     }
@@ -262,6 +265,7 @@ struct DemoCommand: AsyncParsableCommand {
                 var policy = VisibleItemsLoader<Int>.Policy()
                 policy.fastScrollVelocity = command.fastScrollVelocity
                 policy.prefetchDistance = command.prefetchDistance
+                policy.landingLeadTime = command.landingLeadTime
                 return (ShashinFeedStrategy(catalog: catalog, server: server, pipeline: pipeline, policy: policy), diskCache)
             }
         }

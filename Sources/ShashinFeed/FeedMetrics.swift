@@ -41,7 +41,54 @@ package struct FeedMetrics: Codable, Sendable {
         }
     }
 
+    /// One row visit scored in ``TimeToImage``: which rest it belongs to and where its wait went.
+    package struct RestSample: Codable, Sendable, Equatable {
+        /// The rest, counted from 0 in script order.
+        package var rest: Int
+        package var row: Int
+        /// Milliseconds from the row coming on screen to its own image (or to the rest's end).
+        package var ms: Double
+        package var censored: Bool
+        /// Milliseconds from the row coming on screen to the last request for it the server saw
+        /// before its image showed (negative: asked for before it came on screen); `nil` when the
+        /// server saw none (a memory or disk hit).
+        package var requestedMs: Double?
+        /// The row's encoded image size: with the latency and bandwidth, the least a download of
+        /// it takes.
+        package var encodedBytes: Int?
+
+        package init(rest: Int, row: Int, ms: Double, censored: Bool, requestedMs: Double?, encodedBytes: Int? = nil) {
+            self.rest = rest
+            self.row = row
+            self.ms = ms
+            self.censored = censored
+            self.requestedMs = requestedMs
+            self.encodedBytes = encodedBytes
+        }
+    }
+
+    /// The bytes the server sent, by what became of the rows they were for.
+    package struct BytesByUse: Codable, Sendable, Equatable {
+        /// Rows on screen while the list rested.
+        package var shownAtRest = 0
+        /// Rows that showed their own image only while the list moved; of them,
+        /// ``predictedShownMoving`` were in a predicted landing window.
+        package var shownMoving = 0
+        package var predictedShownMoving = 0
+        /// Rows that never showed their own image: in a predicted landing window, or not
+        /// (prefetched ahead, flown past, cancelled).
+        package var predictedNeverShown = 0
+        package var otherNeverShown = 0
+
+        package init() {}
+    }
+
     package var timeToImageAtRestMs: TimeToImage
+    /// Every row visit scored in ``timeToImageAtRestMs``, in script order (one round's; empty
+    /// for figures combined over rounds: see ``perRound``).
+    package var restSamples: [RestSample] = []
+    /// The bytes downloaded, split by what became of their rows.
+    package var bytesByUse = BytesByUse()
     /// Previews count as "not yet the image" in ``timeToImageAtRestMs``; these are their own figures.
     package var previewsAtRest = Previews(rows: 0, timeToPreviewP50: 0, previewToImageP50: 0)
     /// Cells configured for a row whose image was in memory that showed a placeholder first.
@@ -84,11 +131,13 @@ package struct FeedMetrics: Codable, Sendable {
         var toPreview: [Double] = [], previewToImage: [Double] = []
         var seen = Set<[Double]>()
         let maxOffset = Double(max(0, rows - viewportRows))
-        for rest in script.restPeriods {
+        var restRows = Set<Int>()
+        for (restIndex, rest) in script.restPeriods.enumerated() {
             let offset = script.moment(at: rest.start, maxOffset: maxOffset).offset
             for row in FeedScript.visibleRows(offset: offset, viewportRows: viewportRows, rows: rows) {
                 guard let since = recording.entries[row]?.last(where: { $0 <= rest.end }),
                       seen.insert([Double(row), since]).inserted else { continue }
+                restRows.insert(row)
                 let end = min(rest.end, recording.seconds)
                 let shown = correct[row]?.first(where: { $0 >= since }).flatMap { $0 <= end ? $0 : nil }
                 if let shown {
@@ -97,6 +146,10 @@ package struct FeedMetrics: Codable, Sendable {
                     samples.append(end - since)
                     censored += 1
                 }
+                let requested = recording.requestTimes[row]?.last(where: { $0 <= (shown ?? end) })
+                restSamples.append(RestSample(rest: restIndex, row: row, ms: samples[samples.count - 1] * 1000,
+                                              censored: shown == nil, requestedMs: requested.map { ($0 - since) * 1000 },
+                                              encodedBytes: encodedBytes[row]))
                 if let preview = recording.previewEvents[row]?.first(where: { $0 >= since && $0 <= (shown ?? end) }) {
                     toPreview.append(preview - since)
                     if let shown { previewToImage.append(shown - preview) }
@@ -118,6 +171,19 @@ package struct FeedMetrics: Codable, Sendable {
         bytesShown = correct.keys.reduce(0) { $0 + (encodedBytes[$1] ?? 0) }
         bytesOnPredictedRowsNeverShown = recording.predictedRows.subtracting(correct.keys)
             .reduce(0) { $0 + (recording.bytesByRow[$1] ?? 0) }
+        for (row, bytes) in recording.bytesByRow {
+            let predicted = recording.predictedRows.contains(row)
+            if restRows.contains(row) {
+                bytesByUse.shownAtRest += bytes
+            } else if correct[row] != nil {
+                bytesByUse.shownMoving += bytes
+                if predicted { bytesByUse.predictedShownMoving += bytes }
+            } else if predicted {
+                bytesByUse.predictedNeverShown += bytes
+            } else {
+                bytesByUse.otherNeverShown += bytes
+            }
+        }
         requests = recording.requests
         peakConcurrentDownloads = recording.maxInFlight
         sources = recording.sources
@@ -172,6 +238,13 @@ package struct FeedMetrics: Codable, Sendable {
         combined.bytesDownloaded = median(rounds.map(\.bytesDownloaded))
         combined.bytesShown = median(rounds.map(\.bytesShown))
         combined.bytesOnPredictedRowsNeverShown = median(rounds.map(\.bytesOnPredictedRowsNeverShown))
+        let uses = rounds.map(\.bytesByUse)
+        combined.bytesByUse.shownAtRest = median(uses.map(\.shownAtRest))
+        combined.bytesByUse.shownMoving = median(uses.map(\.shownMoving))
+        combined.bytesByUse.predictedShownMoving = median(uses.map(\.predictedShownMoving))
+        combined.bytesByUse.predictedNeverShown = median(uses.map(\.predictedNeverShown))
+        combined.bytesByUse.otherNeverShown = median(uses.map(\.otherNeverShown))
+        combined.restSamples = []
         combined.requests = median(rounds.map(\.requests))
         combined.peakConcurrentDownloads = median(rounds.map(\.peakConcurrentDownloads))
         let sourceNames = Set(rounds.flatMap(\.sources.keys))

@@ -48,8 +48,11 @@ package struct FeedRecording: Sendable {
     /// Rows in a landing window predicted during the run (the rows on screen at a predicted
     /// resting offset), whether or not the list came to rest there.
     package var predictedRows: Set<Int> = []
-    /// Body bytes the server sent for each row (filled for the predicted rows at least).
+    /// Body bytes the server sent for each row (every row the server was asked for).
     package var bytesByRow: [Int: Int] = [:]
+    /// Row → the times the server was seen to receive a request for it (checked once a frame,
+    /// for the rows near the screen and near a predicted landing).
+    package var requestTimes: [Int: [Double]] = [:]
     /// Server counters at the end of the script.
     package var bytesSent = 0
     package var requests = 0

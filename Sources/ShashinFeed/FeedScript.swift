@@ -74,11 +74,14 @@ package struct FeedScript: Sendable {
     ])
 
     /// Where a fling released at `releaseOffset` with `velocity` rows per second comes to rest
-    /// under the deceleration law: the release offset plus v·τ, within `0...maxOffset` (a list
-    /// stops at its ends). This is what a view layer knows when the finger lifts, and all of it.
+    /// under the script's deceleration law, within `0...maxOffset` (a list stops at its ends):
+    /// it coasts until ``stopVelocity``, so the release offset plus (v − v_stop)·τ, as UIKit's
+    /// `targetContentOffset` is where its scroll view stops. This is what a view layer knows when
+    /// the finger lifts, and all of it: a later flick or a catch is not in it.
     package static func predictedLanding(releaseOffset: Double, velocity: Double, maxOffset: Double) -> Double {
-        min(max(0, ScrollState.predictedRestingOffset(releaseOffset: releaseOffset, velocity: velocity,
-                                                      decelerationRate: decelerationPerMillisecond)), maxOffset)
+        let coasting = max(0, abs(velocity) - stopVelocity) * (velocity < 0 ? -1 : 1)
+        return min(max(0, ScrollState.predictedRestingOffset(releaseOffset: releaseOffset, velocity: coasting,
+                                                             decelerationRate: decelerationPerMillisecond)), maxOffset)
     }
 
     /// The position and motion at `time` seconds, with the offset clamped to `0...maxOffset`.

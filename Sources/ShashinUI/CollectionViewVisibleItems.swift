@@ -53,7 +53,8 @@ public final class CollectionViewVisibleItems<ID: Hashable> {
 
     /// Forward from `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)` (after any
     /// change your delegate makes to the target): the loader starts the rows where the list will
-    /// rest at once, and not the rows it flies past.
+    /// rest (at once, or within the policy's `landingLeadTime` of slowing when that is finite),
+    /// and not the rows it flies past.
     public func scrollViewWillEndDragging(_ scrollView: UIScrollView, withVelocity velocity: CGPoint,
                                           targetContentOffset: UnsafeMutablePointer<CGPoint>) {
         predictedRestingOffset = itemOffset(at: targetContentOffset.pointee, in: scrollView)

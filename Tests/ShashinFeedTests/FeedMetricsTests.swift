@@ -179,4 +179,43 @@ struct FeedMetricsPreviewTests {
         let combined = FeedMetrics.combining([round(rows: 4, toPreview: 90), round(rows: 9, toPreview: 30), round(rows: 6, toPreview: 60)])
         #expect(combined.previewsAtRest == .init(rows: 6, timeToPreviewP50: 60, previewToImageP50: 120))
     }
+
+    @Test func eachRestVisitRecordsItsRestItsRequestAndItsSize() throws {
+        var recording = FeedRecording(strategy: "test")
+        recording.seconds = 2.6
+        recording.entries = [0: [0], 1: [0], 5: [1.4], 6: [1.45]]
+        recording.imageEvents = [.init(time: 0.1, row: 0, fingerprint: 1000), .init(time: 0.3, row: 1, fingerprint: 1001),
+                                 .init(time: 1.6, row: 5, fingerprint: 1005)]
+        // Row 5 was asked for twice; the request that counts is the last before its image.
+        recording.requestTimes = [0: [0.02], 5: [1.3, 1.5, 1.7], 6: [1.47]]
+        let samples = T.metrics(recording, encodedBytes: [5: 5000]).restSamples
+        #expect(samples.map(\.rest) == [0, 0, 1, 1])
+        #expect(samples.map(\.row) == [0, 1, 5, 6])
+        #expect(samples.map(\.censored) == [false, false, false, true])
+        let expected: [(ms: Double, requested: Double?)] = [(100, 20), (300, nil), (200, 100), (1050, 20)]
+        for (sample, want) in zip(samples, expected) {
+            #expect(abs(sample.ms - want.ms) < 1e-6)
+            #expect(sample.requestedMs.map { abs($0 - want.requested!) < 1e-6 } ?? (want.requested == nil))
+        }
+        #expect(samples[2].encodedBytes == 5000 && samples[0].encodedBytes == nil)
+    }
+
+    @Test func bytesSplitByWhatBecameOfTheirRows() {
+        var recording = FeedRecording(strategy: "test")
+        recording.seconds = 2.6
+        recording.entries = [0: [0], 1: [0], 3: [1.2], 5: [1.4], 6: [1.45], 8: [1.3]]
+        recording.imageEvents = [.init(time: 0.1, row: 0, fingerprint: 1000), .init(time: 1.25, row: 3, fingerprint: 1003),
+                                 .init(time: 1.35, row: 8, fingerprint: 1009)] // row 8 only ever showed another row's image
+        recording.predictedRows = [3, 8, 6]
+        recording.bytesByRow = [0: 100, 1: 200, 5: 300, 6: 400, 3: 1000, 8: 2000, 12: 4000, 13: 8000]
+        let metrics = T.metrics(recording)
+        var expected = FeedMetrics.BytesByUse()
+        expected.shownAtRest = 1000            // rows 0, 1, 5, 6: on screen at a rest, shown or not
+        expected.shownMoving = 1000            // row 3
+        expected.predictedShownMoving = 1000
+        expected.predictedNeverShown = 2000    // row 8
+        expected.otherNeverShown = 12000       // rows 12, 13
+        #expect(metrics.bytesByUse == expected)
+        #expect(metrics.bytesOnPredictedRowsNeverShown == 2400) // rows 8 and 6 (never its own image)
+    }
 }

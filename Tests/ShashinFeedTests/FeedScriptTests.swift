@@ -16,20 +16,21 @@ struct FeedScriptTests {
         let script = FeedScript(segments: [.rest(seconds: 0.5), .fling(velocity: 150, seconds: nil), .rest(seconds: 1)])
         let lift = script.moment(at: 0.51, maxOffset: 1000)
         let predicted = try! #require(lift.scroll.predictedRestingOffset)
-        #expect(abs(predicted - 150 * FeedScript.tau) < 1e-9)
         let rest = script.moment(at: script.duration - 0.5, maxOffset: 1000)
         #expect(rest.scroll == .idle)
-        // It coasts until 2 rows/s: within one row of the law's limit.
-        #expect(abs(rest.offset - predicted) < 1)
+        // It coasts until 2 rows/s, a row short of the law's limit v·τ: the prediction is where it stops.
+        #expect(abs(rest.offset - predicted) < 1e-9)
+        #expect(abs(predicted - (150 - FeedScript.stopVelocity) * FeedScript.tau) < 1e-9)
     }
 
     @Test func aCutFlickKeepsItsOwnPredictionUntilTheNextFlickReplacesIt() {
         let script = FeedScript(segments: [.fling(velocity: 100, seconds: 0.3), .fling(velocity: 100, seconds: nil)])
         let first = script.moment(at: 0.29, maxOffset: 1000)
-        #expect(first.scroll.predictedRestingOffset == 100 * FeedScript.tau) // not where the cut leaves it
+        let coast = (100 - FeedScript.stopVelocity) * FeedScript.tau
+        #expect(abs(first.scroll.predictedRestingOffset! - coast) < 1e-9) // not where the cut leaves it
         let second = script.moment(at: 0.31, maxOffset: 1000)
         let released = 100 * FeedScript.tau * (1 - exp(-0.3 / FeedScript.tau))
-        #expect(abs(second.scroll.predictedRestingOffset! - (released + 100 * FeedScript.tau)) < 1e-9)
+        #expect(abs(second.scroll.predictedRestingOffset! - (released + coast)) < 1e-9)
     }
 
     @Test func aCaughtFlingLosesItsPredictionAndStopsShortOfIt() {

@@ -63,6 +63,7 @@ struct LiveLandingTests {
         policy.prefetchDistance = 2
         let feed = LiveFeed(fixture: fixture, rows: 300, policy: policy, latency: .milliseconds(50))
         let fling = { (velocity: Double) in ScrollState(phase: .decelerating, velocity: velocity, predictedRestingOffset: 200) }
+        // 150 rows/s: fast (the rows flown past wait); the default policy loads the landing from the lift.
         feed.loader.update(visibleItems: [], scroll: fling(150))
         // The finger lifts at the top; the list flies, five rows a frame, to row 150 at least and
         // on until the server has seen every landing row; past row 185 (the landing window's edge

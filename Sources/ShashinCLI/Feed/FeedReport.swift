@@ -109,6 +109,21 @@ struct FeedReport {
             }
         }
         lines.append("")
+        lines.append("where the bytes went (downloaded = rows on screen at a rest + shown only while moving + never shown):")
+        for (name, m) in strategies {
+            let u = m.bytesByUse
+            lines.append("  \(name): at rest \(Self.megabytes(u.shownAtRest)); shown only while moving \(Self.megabytes(u.shownMoving))"
+                + " (\(Self.megabytes(u.predictedShownMoving)) of it predicted); never shown: predicted \(Self.megabytes(u.predictedNeverShown)),"
+                + " other \(Self.megabytes(u.otherNeverShown))")
+        }
+        lines.append("slowest rows at rest, each round (rest #, row: ms to image, ms from on screen to its request):")
+        for (name, m) in strategies {
+            for (index, round) in (m.perRound ?? [m]).enumerated() {
+                let slowest = round.restSamples.sorted { $0.ms > $1.ms }.prefix(Self.slowestShown).map(Self.describe)
+                lines.append("  \(name) \(index + 1): " + slowest.joined(separator: ", "))
+            }
+        }
+        lines.append("")
         lines.append(contentsOf: Self.legend(maxConcurrentDownloads: s.maxConcurrentDownloads, progressive: s.progressive != nil))
         if !censoredNotes.isEmpty {
             lines.append("  ≥                lower bounds: such rows count the time until the rest ended, not until their image came")
@@ -139,6 +154,16 @@ struct FeedReport {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// One row visit at rest: `#rest rROW MS (req MS)`.
+    static func describe(_ sample: FeedMetrics.RestSample) -> String {
+        let bound = sample.censored ? "≥ " : ""
+        let request = sample.requestedMs.map { " (req \(Int($0.rounded())))" } ?? ""
+        return "#\(sample.rest) r\(sample.row) \(bound)\(Int(sample.ms))" + request
+    }
+
+    /// Row visits listed per round under "slowest rows at rest": p95 of 40 is the third.
+    static let slowestShown = 5
 
     /// What each column means, one line each.
     static func legend(maxConcurrentDownloads: Int, progressive: Bool = false) -> [String] {

@@ -54,7 +54,10 @@ final class FeedRun {
         recording.requests = server.totalRequests
         recording.maxInFlight = server.maxInFlight
         recording.sources = strategy.sources
-        for row in recording.predictedRows { recording.bytesByRow[row] = server.bytesSent(for: catalog.url(of: row, on: server).path) }
+        for row in 0..<rows {
+            let bytes = server.bytesSent(for: path(of: row))
+            if bytes > 0 || recording.predictedRows.contains(row) { recording.bytesByRow[row] = bytes }
+        }
         finalScreen = screen.map { row, cell in
             let image: Bitmap? = switch cell.content {
             case .image(let bitmap), .preview(let bitmap): bitmap
@@ -110,6 +113,7 @@ final class FeedRun {
             recording.predictedRows.formUnion(Self.visibleRows(offset: landing, viewportRows: viewportRows, rows: rows))
         }
         strategy.scrolled(visibleRows: rowsNow, scroll: moment.scroll)
+        noteRequests(time: time, near: rowsNow, landing: moment.scroll.predictedRestingOffset)
         recording.frames.append(FeedRecording.Frame(time: time, rows: rowsNow.map { row in
             let cell = visible[row]!
             let state: FeedRecording.RowState = switch cell.content {
@@ -122,6 +126,33 @@ final class FeedRun {
             return (row, state)
         }))
     }
+
+    /// Requests the server received since the last frame for the rows a strategy may be loading:
+    /// those within `requestWatchDistance` of the screen or of the predicted landing.
+    private func noteRequests(time: Double, near rowsNow: [Int], landing: Double?) {
+        var watched: [ClosedRange<Int>] = []
+        if let first = rowsNow.first, let last = rowsNow.last {
+            watched.append(max(0, first - Self.requestWatchDistance)...min(rows - 1, last + Self.requestWatchDistance))
+        }
+        if let landing {
+            let first = Int(min(max(0, landing), Double(rows - 1)))
+            watched.append(max(0, first - Self.requestWatchDistance)...min(rows - 1, first + viewportRows + Self.requestWatchDistance))
+        }
+        for row in Set(watched.joined()) {
+            let count = server.requestCount(for: path(of: row))
+            let seen = requestCounts[row] ?? 0
+            guard count > seen else { continue }
+            requestCounts[row] = count
+            recording.requestTimes[row, default: []].append(contentsOf: repeatElement(time, count: count - seen))
+        }
+    }
+
+    /// Rows beyond the screen or the landing window whose requests ``noteRequests`` watches:
+    /// farther than a strategy prefetches or keeps loads.
+    private static let requestWatchDistance = 16
+    private var requestCounts: [Int: Int] = [:]
+
+    private func path(of row: Int) -> String { catalog.url(of: row, on: server).path }
 
     private func makeCell() -> FeedCell {
         cellCount += 1

@@ -3,9 +3,10 @@ import ImageServer
 import Shashin
 
 /// The display layer as designed: an `ImageBinding` per cell, fed by a `VisibleItemsLoader`
-/// (the landing window predicted when the finger lifts loads at once, the rows flown past do
-/// not, visible rows at high priority when the list slows, prefetching ahead, rows that left
-/// kept at the lowest priority, then cancelled) with its `ImagePrefetcher`. The scroll states
+/// (the landing window predicted when the finger lifts loads from the lift, or within the
+/// policy's lead time before the fling slows, the rows flown past do not, visible rows at high
+/// priority when the list slows, prefetching ahead, rows that left kept at the lowest priority,
+/// then cancelled) with its `ImagePrefetcher`. The scroll states
 /// carry the landing the script predicted at each lift, as UIKit's `targetContentOffset` would.
 @MainActor
 final class ShashinFeedStrategy: FeedStrategy {

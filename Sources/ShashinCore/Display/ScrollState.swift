@@ -51,4 +51,12 @@ public struct ScrollState: Sendable, Hashable {
         guard decelerationRate > 0, decelerationRate < 1 else { return releaseOffset }
         return releaseOffset + velocity * (-0.001 / log(decelerationRate))
     }
+
+    /// Seconds until the list's speed falls below `speed` (items per second) under `decelerationRate`:
+    /// τ·ln(|velocity| / speed); 0 when it is that slow already or `speed` is not positive.
+    func secondsUntilSpeed(below speed: Double, decelerationRate: Double = normalDecelerationRate) -> Double {
+        let current = abs(velocity)
+        guard speed > 0, current > speed, decelerationRate > 0, decelerationRate < 1 else { return 0 }
+        return -0.001 / log(decelerationRate) * log(current / speed)
+    }
 }

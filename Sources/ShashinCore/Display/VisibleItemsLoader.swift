@@ -9,7 +9,8 @@
 ///   wait as ``ImageBinding/State/deferred``);
 /// - when a fling's resting place is known (``ScrollState/predictedRestingOffset``, from the
 ///   moment the finger lifts), the items of that landing window load at once at high priority,
-///   from disk or the network, and prefetching goes ahead of the landing window once the list
+///   from disk or the network (``Policy/landingLeadTime`` can hold them back until the fling
+///   is about to slow), and prefetching goes ahead of the landing window once the list
 ///   slows (a flick that follows soon would move it); the items in
 ///   between do not load, except a disk-cache hit on screen while the decode queue is idle;
 ///   when the prediction changes, landing items no longer wanted drop in priority and are
@@ -44,6 +45,16 @@ public final class VisibleItemsLoader<ID: Hashable> {
         /// once, at ``visiblePriority``, with prefetching ahead of it once the list slows.
         /// Default `true`.
         public var loadsPredictedLanding = true
+        /// How long (seconds) before a fling slows below ``fastScrollVelocity`` its predicted
+        /// landing starts loading. Default `.infinity`: at the lift, the moment the prediction
+        /// is known, so the landing rows have the whole fling to arrive. A finite lead saves
+        /// bytes: a fast flick coasts for over a second before it slows, and a flick that
+        /// follows soon or a finger that catches the list replaces the prediction, so a landing
+        /// held back until the fling is within the lead of slowing is never requested for those;
+        /// the landing rows then have less time (the list still coasts about
+        /// ``fastScrollVelocity``·τ, six items at the default, after slowing). The time is
+        /// reckoned from the velocity under ``ScrollState/normalDecelerationRate``.
+        public var landingLeadTime = Double.infinity
         /// Items on either side of the predicted landing window that count as near it: on screen
         /// during a fling, they load like the landing items. Default 2.
         public var landingMargin = 2
@@ -193,7 +204,7 @@ public final class VisibleItemsLoader<ID: Hashable> {
         // be bytes for rows the list only flies past.
         let wantedAhead = allowsNetwork ? aheadItems(from: landingWindow ?? range) : []
         let wantedAheadSet = Set(wantedAhead)
-        let wantedLanding = predictedLandingItems
+        let wantedLanding = landingIsDue(scroll) ? predictedLandingItems : []
         let wantedLandingSet = Set(wantedLanding)
 
         // Items that left while loading: keep them going, last in line, even when their cells
@@ -382,6 +393,12 @@ public final class VisibleItemsLoader<ID: Hashable> {
               offset.isFinite, !items.isEmpty, visibleCount > 0 else { return nil }
         let first = Int(min(max(0, offset), Double(items.count - 1)).rounded(.down)) // clamped before Int: no trap
         return first...min(items.count - 1, first + visibleCount - 1)
+    }
+
+    /// Whether the predicted landing loads now: the fling slows below
+    /// ``Policy/fastScrollVelocity`` within ``Policy/landingLeadTime``.
+    private func landingIsDue(_ scroll: ScrollState) -> Bool {
+        scroll.secondsUntilSpeed(below: policy.fastScrollVelocity) <= policy.landingLeadTime
     }
 
     private func aheadItems(from range: ClosedRange<Int>?) -> [ID] {

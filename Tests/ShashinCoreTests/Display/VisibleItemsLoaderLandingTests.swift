@@ -77,6 +77,33 @@ struct VisibleItemsLoaderLandingTests {
         list.loader.stop()
     }
 
+    @Test(arguments: CallOrder.allCases)
+    func aFastFlingsLandingLoadsOnlyOnceTheFlingIsWithinTheLeadTimeOfSlowing(order: CallOrder) async throws {
+        var policy = VisibleItemsLoader<Int>.Policy()
+        policy.prefetchDistance = 0
+        policy.landingLeadTime = 1
+        #expect(policy.fastScrollVelocity == 12)
+        let list = ListFixture(count: 300, policy: policy, order: order) { $0.maxConcurrentDownloads = 20 }
+        // Lifted at 150 items/s, the list slows below 12/s in τ·ln(150/12) ≈ 1.26 s: beyond the lead.
+        list.loader.update(visibleItems: [], scroll: Self.fling(150, landing: 100.4))
+        list.show(0...3, Self.fling(150, landing: 100.4))
+        #expect(list.loader.predictedLandingItems == [100, 101, 102, 103])
+        #expect(list.loader.landingItems.isEmpty)
+        // A second flick replaces the prediction before it was due: its rows never start.
+        list.show(20...23, Self.fling(150, landing: 130))
+        #expect(list.loader.landingItems.isEmpty)
+        list.fixture.flushGraph()
+        #expect(list.fixture.loader.startedURLs.isEmpty)
+        // Below 12·e^(1 s/τ) ≈ 89 items/s it slows within the lead: the landing loads, long before it ends.
+        list.show(40...43, Self.fling(80, landing: 130))
+        for row in 130...133 { #expect(list.loader.landingPriority(of: row) == .high) }
+        try await list.fixture.loader.waitForPendingCount(4)
+        #expect(Set(list.fixture.loader.startedURLs.map(ListFixture.row)) == Set(130...133))
+        #expect(list.binding(40)?.state == .deferred) // flying past
+        list.loader.stop()
+        list.show(40...43, .idle)
+    }
+
     @Test func aRowOnScreenNearTheLandingLoadsDuringTheFling() async throws {
         var policy = VisibleItemsLoader<Int>.Policy()
         policy.prefetchDistance = 0
@@ -123,6 +150,13 @@ struct VisibleItemsLoaderLandingTests {
         let started = [41, 42].filter { list.binding($0)?.state == .loading }
         #expect(started.count == 1) // one disk read at a time
         list.loader.stop()
+    }
+
+    @Test func secondsUntilTheListSlowsFollowTheDecelerationLaw() {
+        let tau = -0.001 / log(0.998)
+        #expect(abs(ScrollState(phase: .decelerating, velocity: -150).secondsUntilSpeed(below: 12) - tau * log(12.5)) < 1e-9)
+        #expect(ScrollState(phase: .decelerating, velocity: 10).secondsUntilSpeed(below: 12) == 0)
+        #expect(ScrollState(phase: .decelerating, velocity: 150).secondsUntilSpeed(below: 0) == 0)
     }
 
     @Test func predictedRestingOffsetFollowsTheDecelerationLaw() {
