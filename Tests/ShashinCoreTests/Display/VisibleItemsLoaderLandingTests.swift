@@ -92,7 +92,7 @@ struct VisibleItemsLoaderLandingTests {
         // A second flick replaces the prediction before it was due: its rows never start.
         list.show(20...23, Self.fling(150, landing: 130))
         #expect(list.loader.landingItems.isEmpty)
-        list.fixture.flushGraph()
+        await list.fixture.flushGraph()
         #expect(list.fixture.loader.startedURLs.isEmpty)
         // Below 12·e^(1 s/τ) ≈ 89 items/s it slows within the lead: the landing loads, long before it ends.
         list.show(40...43, Self.fling(80, landing: 130))
