@@ -91,18 +91,77 @@ struct DiskCacheReconcileTests {
         withExtendedLifetime(heldByBackgroundWork) {}
     }
 
+    #if os(Linux)
     /// The folder lock is released when the last instance goes, not when the store object is
     /// freed: another opener in this process (or another process) is alone at once.
     @Test func releasingTheLastInstanceReleasesTheFolderLockAtOnce() throws {
         var cache: DiskCache? = try makeCache()
+        cache?.flush()
         let heldByBackgroundWork = cache?.store
+        #expect(!folderLockIsFree(), "an open cache holds no lock") // (this check's close drops it)
         cache = nil
-        let descriptor = open(folder.path + "/lock", O_RDWR | O_CLOEXEC)
-        defer { close(descriptor) }
-        #expect(descriptor >= 0)
-        #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+        #expect(folderLockIsFree())
         withExtendedLifetime(heldByBackgroundWork) {}
     }
+
+    /// The folder lock belongs to this process, not to copies of its descriptor. Every child a
+    /// process spawns holds a copy of each descriptor from its fork until its exec (and this one
+    /// keeps it for its life): closing the last instance must still leave the folder unlocked,
+    /// so the next open finds itself alone and removes a stray.
+    @Test func aChildHoldingACopyOfTheLockDescriptorDoesNotKeepTheFolderLocked() throws {
+        var cache: DiskCache? = try makeCache()
+        cache?.flush()
+        let child = try ChildHoldingDescriptor(try #require(cache?.store.lockDescriptor))
+        defer { child.stop() }
+        cache = nil
+        #expect(folderLockIsFree(), "the lock is still held after the last instance went")
+
+        let stray = String(repeating: "c", count: 32) + "-0000000000000000"
+        #expect(FileManager.default.createFile(atPath: folder.path + "/data/" + stray, contents: Data([1, 2, 3])))
+        let reopened = try makeCache()
+        reopened.flush()
+        #expect(!folder.dataFiles().contains(stray), "the reopen did not find itself alone")
+    }
+
+    /// Whether any process, this one included, holds the folder lock: an open-file-description
+    /// lock conflicts with every other lock on the file, even this process's own record locks.
+    func folderLockIsFree() -> Bool {
+        let descriptor = open(folder.path + "/lock", O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var request = flock()
+        request.l_type = Int16(F_WRLCK)
+        request.l_whence = Int16(SEEK_SET)
+        let openFileDescriptionSetLock: Int32 = 37 // F_OFD_SETLK (<fcntl.h> with _GNU_SOURCE)
+        return fcntl(descriptor, openFileDescriptionSetLock, &request) == 0
+    }
+
+    /// `/bin/sleep` spawned with a copy of `descriptor` kept open across its exec, as a forked
+    /// child holds one until it execs.
+    final class ChildHoldingDescriptor {
+        let pid: pid_t
+
+        init(_ descriptor: Int32) throws {
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            // dup2 onto another number clears close-on-exec on the child's copy.
+            posix_spawn_file_actions_adddup2(&actions, descriptor, 200)
+            let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("60"), nil]
+            defer { arguments.forEach { free($0) } }
+            var pid: pid_t = 0
+            let status = posix_spawn(&pid, "/bin/sleep", &actions, nil, arguments, environ)
+            guard status == 0 else { throw TestFailure("posix_spawn: \(String(cString: strerror(status)))") }
+            self.pid = pid
+        }
+
+        func stop() {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+    }
+    #endif
 
     /// Two instances on one folder share a store; releasing one keeps it open for the other.
     @Test func releasingOneOfTwoInstancesKeepsTheStoreOpen() throws {

@@ -29,16 +29,6 @@ extension DiskStore {
         }
     }
 
-    /// Takes the folder's lock exclusively when no other process holds it (`true`), else shared.
-    /// Called holding the gate, so no process is between its exclusive and shared lock.
-    static func lockExclusively(_ descriptor: Int32) -> Bool {
-        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
-        // Where locks are unsupported, assume this process is alone rather than never reconcile.
-        guard errno == EWOULDBLOCK else { return true }
-        _ = flock(descriptor, LOCK_SH)
-        return false
-    }
-
     /// Opens the index; a damaged one is moved aside and an empty one created in its place.
     static func openIndex(at path: String) throws(DiskCacheError) -> (DiskIndex, DiskCacheError?) {
         // Created owner-only before SQLite sees it: SQLite gives its -wal and -shm files the

@@ -11,10 +11,10 @@ import Musl
 /// connection, the entry files, access times not yet written, and the background queue for
 /// eviction and reconciling. `DiskStoreRegistry` hands every instance on a folder the same store.
 ///
-/// Folder layout: `index.sqlite` (+ `-wal`, `-shm`), `lock`, and `data/` holding one file per
-/// large entry, named `<32 hex digits of the key's SHA-256>-<16 random hex digits>` (a new name
-/// for every write, so a reader holding an old name never sees a newer entry's bytes) and
-/// `.tmp-*` files while they are written.
+/// Folder layout: `index.sqlite` (+ `-wal`, `-shm`), `lock`, `lock.gate`, and `data/` holding
+/// one file per large entry, named `<32 hex digits of the key's SHA-256>-<16 random hex digits>`
+/// (a new name for every write, so a reader holding an old name never sees a newer entry's
+/// bytes) and `.tmp-*` files while they are written.
 final class DiskStore: @unchecked Sendable { // mutable state and `index` only under `lock`; maintenance serialised on `queue`
     struct Limits {
         var sizeLimit: Int
@@ -52,7 +52,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     private var readSessionTimer: (any DispatchSourceTimer)?
 
     let queue = DispatchQueue(label: "shashin.disk-cache.maintenance", qos: .utility)
-    private let lockDescriptor: Int32
+    let lockDescriptor: Int32
 
     /// How many unwritten access times trigger a write, and how long one may wait.
     static let accessBatchSize = 512
@@ -71,11 +71,12 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
         try Self.makeDirectories(directory, fileSystem: fileSystem)
         try fileSystem.makeDirectory(dataDirectory, mode: 0o700)
 
-        // Between processes: each holds a shared lock on `lock` while open; only one that finds
-        // itself alone (an exclusive lock granted) may delete files it does not know of. Opening
-        // holds `lock.gate` exclusively until the lock on `lock` is settled — after tidying, for
-        // a process alone — because `flock` turns exclusive into shared in two steps, and another
-        // process testing `lock` in between would think itself alone too.
+        // Between processes: each holds a shared lock on `lock` while open (`FolderLock`); only
+        // one that finds itself alone (an exclusive lock granted) may delete files it does not
+        // know of. Opening holds `lock.gate` exclusively until the lock on `lock` is settled —
+        // after tidying, for a process alone — so openers queue on the gate and only ever test
+        // `lock`, never wait on it (a wait on a record lock can fail with EDEADLK when two
+        // processes each tidy a folder and open the other's).
         let lockPath = directory + "/lock"
         let gatePath = directory + "/lock.gate"
         let gate = open(gatePath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -86,7 +87,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
             close(gate)
             throw .cannotOpen(path: lockPath, reason: String(cString: strerror(errno)))
         }
-        let alone = Self.lockExclusively(lockDescriptor)
+        let alone = FolderLock.lockExclusively(lockDescriptor)
 
         indexPath = directory + "/index.sqlite"
         do {
@@ -99,7 +100,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
         if alone {
             queue.async { [self] in
                 reconcile()
-                _ = flock(lockDescriptor, LOCK_SH)
+                FolderLock.share(lockDescriptor)
                 close(gate) // releases the gate: the next process to open finds this one
             }
         } else {
