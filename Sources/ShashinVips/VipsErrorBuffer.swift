@@ -43,12 +43,20 @@ enum VipsErrorBuffer {
 
     /// libvips' warnings raised on this thread during the current `decoding` call (libpng's
     /// error text among them), each once, without the strip notices vips adds to every failure.
+    /// A loader's "read gave N warnings" warning quotes the process's whole error buffer, which
+    /// can hold another decode's lines at that moment: a line naming another format's loader is
+    /// not this decode's and is left out.
     static func warnings() -> [String] {
         var seen = Set<String>()
+        let mine = shashin_warnings_family()
         return String(cString: shashin_warnings_text())
             .split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("error in tile") && seen.insert($0).inserted }
+            .filter { line in
+                let owner = family(ofLine: line)
+                return !line.isEmpty && !line.hasPrefix("error in tile") && (owner == 0 || mine == 0 || owner == mine)
+                    && seen.insert(line).inserted
+            }
     }
 
     /// Takes this thread's lines from the vips error buffer (each once), leaving the lines that
