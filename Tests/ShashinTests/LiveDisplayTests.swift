@@ -69,14 +69,19 @@ struct LiveDisplayTests {
 
     @Test(arguments: LoaderFactory.all) func prefetchingThenDisplayingMakesOneDownload(loader: LoaderFactory) async throws {
         let fixture = try await LiveFixture.start(loader)
-        let url = fixture.serveImage("/ahead.jpg", width: 48, height: 36, latency: .milliseconds(300))
+        // The body stops after its first byte until the binding has joined the prefetch: the
+        // download is in flight for as long as the test needs, however late its polls run.
+        let gate = BodyGate(stops: [1])
+        let url = fixture.serveImage("/ahead.jpg", width: 48, height: 36, gate: gate)
         let request = ImageRequest(url: url, thumbnail: .init(maxPixelSize: 24))
         let prefetcher = ImagePrefetcher(pipeline: fixture.pipeline)
         prefetcher.startPrefetching(with: [request])
-        try await waitOnActor { fixture.server.inFlight == 1 }
+        try await waitOnActor { gate.reachedStops == 1 }
         let target = SizeRecordingTarget()
         let binding = ImageBinding(target: target, pipeline: fixture.pipeline)
         binding.setRequest(request)
+        #expect(binding.state != .success(.network))
+        gate.releaseAll()
         try await waitOnActor { binding.state == .success(.network) }
         #expect(target.sizes == ["24x18"])
         #expect(fixture.server.requestCount(for: "/ahead.jpg") == 1)
@@ -85,14 +90,17 @@ struct LiveDisplayTests {
 
     @Test(arguments: LoaderFactory.all) func aCellReassignedBeforeItsSlowImageArrivesShowsOnlyTheNewOne(loader: LoaderFactory) async throws {
         let fixture = try await LiveFixture.start(loader)
-        let slow = fixture.serveImage("/slow.jpg", width: 60, height: 40, latency: .milliseconds(400))
+        // The slow image's body stops after its first byte until the cell holds the fast one.
+        let gate = BodyGate(stops: [1])
+        let slow = fixture.serveImage("/slow.jpg", width: 60, height: 40, gate: gate)
         let fast = fixture.serveImage("/fast.jpg", width: 30, height: 20)
         let target = SizeRecordingTarget()
         let binding = ImageBinding(target: target, pipeline: fixture.pipeline)
         binding.setRequest(ImageRequest(url: slow))
-        try await waitOnActor { fixture.server.inFlight == 1 }
+        try await waitOnActor { gate.reachedStops == 1 }
         binding.setRequest(ImageRequest(url: fast))
         try await waitOnActor { binding.state == .success(.network) }
+        gate.releaseAll()
         // Let the slow image arrive too, if anyone still fetched it: it must not land.
         let other = try await fixture.pipeline.image(for: ImageRequest(url: slow))
         #expect(other.pixelWidth == 60)

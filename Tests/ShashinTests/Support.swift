@@ -47,12 +47,14 @@ struct LiveFixture {
         return LiveFixture(server: server, pipeline: ImagePipeline(configuration: configuration), loader: configuration.dataLoader)
     }
 
-    /// Serves a generated image on `path`, slowed by `latency` so concurrent requests overlap.
+    /// Serves a generated image on `path`, slowed by `latency` so concurrent requests overlap, or
+    /// held by `gate` (its body stops where the gate says until the test releases it).
     func serveImage(_ path: String, format: ImageFormat = .jpeg, width: Int = 64, height: Int = 48, seed: UInt64 = 1,
-                    latency: Duration = .zero, bytesPerSecond: Int? = nil) -> URL {
+                    latency: Duration = .zero, bytesPerSecond: Int? = nil, gate: BodyGate? = nil) -> URL {
         var script = RouteScript.image(ImageSpec(format: format, width: width, height: height, seed: seed))
         script.latency = latency
         script.bytesPerSecond = bytesPerSecond
+        script.bodyGate = gate
         server.setRoute(path, script)
         return server.url(path)
     }
