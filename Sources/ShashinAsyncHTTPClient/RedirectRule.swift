@@ -7,25 +7,26 @@ import NIOHTTP1
 import ShashinCore
 
 /// Which request a redirect leads to: only for 301, 302, 303, 307 and 308 with a `Location`,
-/// only to `http` or `https`.
+/// only to a scheme of `RedirectSchemes.current` (`http` and `https`, or fewer).
 enum RedirectRule {
     static let statuses: Set<UInt> = [301, 302, 303, 307, 308]
 
     /// The request to send next, or `nil` when `response` is no redirect to follow (it is then
-    /// delivered, or refused, as any other status). A `Location` naming another scheme is refused
-    /// with `unsupportedScheme` before it is resolved: a `file:` location is never read, nor
-    /// turned into a path on the same server.
-    static func next(after response: HTTPClientResponse, to request: URLRequest) throws -> URLRequest? {
+    /// delivered, or refused, as any other status). A `Location` naming a scheme outside
+    /// `allowed` is refused with `unsupportedScheme` before it is resolved: a `file:` location is
+    /// never read, nor turned into a path on the same server.
+    static func next(after response: HTTPClientResponse, to request: URLRequest,
+                     allowed: Set<String> = RedirectSchemes.web) throws -> URLRequest? {
         guard let location = location(status: response.status.code, headers: response.headers),
               let base = request.url else { return nil }
-        if let scheme = scheme(of: location), scheme != "http", scheme != "https" {
+        if let scheme = scheme(of: location), !allowed.contains(scheme) {
             throw ImagePipelineError.unsupportedScheme(scheme)
         }
         guard let target = URL(string: location, relativeTo: base)?.absoluteURL, target.host != nil else {
             throw ImagePipelineError.invalidURL(String(location.prefix(64)))
         }
         let scheme = target.scheme?.lowercased() ?? ""
-        guard scheme == "http" || scheme == "https" else { throw ImagePipelineError.unsupportedScheme(scheme) }
+        guard allowed.contains(scheme) else { throw ImagePipelineError.unsupportedScheme(scheme) }
 
         var next = request
         next.url = target

@@ -82,4 +82,23 @@ struct LiveLimitsTests {
         }
         await server.stop()
     }
+
+    @Test("a redirect to a scheme the configuration leaves out is refused before it is followed",
+          arguments: LoaderFactory.all)
+    func redirectOutsideAllowedSchemes(loader: LoaderFactory) async throws {
+        let server = ImageServer()
+        try await server.start()
+        server.setRoute("/image.png", RouteScript(body: .data(try await Self.png())))
+        // The same server's port under `https`: followed, the request would fail in the TLS
+        // handshake, not with `unsupportedScheme`.
+        let secure = try #require(URL(string: server.url("/image.png").absoluteString.replacingOccurrences(of: "http://", with: "https://")))
+        server.setRoute("/to-https", RouteScript(status: 302, headers: ["Location": secure.absoluteString]))
+        server.setRoute("/to-http", RouteScript(status: 302, headers: ["Location": server.url("/image.png").absoluteString]))
+        await #expect(throws: ImagePipelineError.unsupportedScheme("https")) {
+            try await Self.pipeline(loader, schemes: ["http"]).image(for: server.url("/to-https"))
+        }
+        #expect(try await Self.pipeline(loader, schemes: ["http"]).image(for: server.url("/to-http")).pixelWidth == 8)
+        #expect(server.requestCount(for: "/image.png") == 1)
+        await server.stop()
+    }
 }

@@ -25,6 +25,8 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
     /// The calling task's `BodyObserver`, read when the transfer is made (the delegate's
     /// callbacks run on URLSession's threads, outside the task).
     private let bodyObserver = BodyObserver.current
+    /// The schemes a redirect may lead to, read in the calling task (`RedirectSchemes`).
+    private let redirectSchemes = RedirectSchemes.current
     /// Where the bytes of a body that breaks off go, when a pipeline download may resume it.
     private let interrupted: InterruptedBody?
     private let state = Locked(State())
@@ -83,13 +85,14 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
         return true
     }
 
-    /// Whether to follow a redirect to `request`: only to `http` or `https`, and at most
-    /// `maxRedirects` times; otherwise the transfer fails. `location` is the redirect's raw
-    /// `Location` field: a scheme it names is judged before anything resolves it (Foundation on
-    /// Linux resolves `file:///etc/passwd` against the current origin, as if it were a path).
+    /// Whether to follow a redirect to `request`: only to a scheme of `redirectSchemes` (`http`
+    /// and `https`, or fewer), and at most `maxRedirects` times; otherwise the transfer fails.
+    /// `location` is the redirect's raw `Location` field: a scheme it names is judged before
+    /// anything resolves it (Foundation on Linux resolves `file:///etc/passwd` against the
+    /// current origin, as if it were a path).
     func mayRedirect(to request: URLRequest, location: String? = nil) -> Bool {
         let scheme = location.flatMap(Self.scheme(of:)) ?? request.url?.scheme?.lowercased() ?? ""
-        guard scheme == "http" || scheme == "https" else {
+        guard redirectSchemes.contains(scheme) else {
             fail(ImagePipelineError.unsupportedScheme(scheme))
             return false
         }

@@ -15,7 +15,8 @@ import FoundationNetworking
 /// system's rules, any other by refusing it, which ends the request with the challenge's
 /// `httpStatus`, such as 401, or that response with no body from `loadResponse`), skips interim
 /// 1xx responses, refuses a redirect whose `Location` names a scheme other than `http` or
-/// `https` before anything resolves it, refuses different `Content-Length` values, and ends any
+/// `https` (or one the pipeline's `allowedSchemes` leaves out: `RedirectSchemes`) before anything
+/// resolves it, refuses different `Content-Length` values, and ends any
 /// request at `timeoutIntervalForResource` whatever it is waiting for. `destinationPolicy`
 /// guards a server that loads URLs its users supply.
 ///

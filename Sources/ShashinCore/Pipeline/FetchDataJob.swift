@@ -180,11 +180,14 @@ final class FetchDataJob: Job<FetchedData> {
         if let progress { send(progress: progress) }
     }
 
-    /// `download(plan)`, its body's chunks going to `feed` as they arrive when there is one.
+    /// `download(plan)`, its body's chunks going to `feed` as they arrive when there is one, and
+    /// its redirects kept within the configuration's `allowedSchemes` (`RedirectSchemes`).
     private nonisolated func download(_ plan: HTTPCache.Plan, feedingPreviews feed: PreviewFeed?) async throws -> FetchedData {
-        guard let feed else { return try await download(plan) }
-        let sink = BodyObserver.Sink { chunk in feed.receive(chunk) }
-        return try await BodyObserver.$sink.withValue(sink) { try await download(plan) }
+        try await RedirectSchemes.download(allowing: graph.configuration.allowedSchemes) {
+            guard let feed else { return try await download(plan) }
+            let sink = BodyObserver.Sink { chunk in feed.receive(chunk) }
+            return try await BodyObserver.$sink.withValue(sink) { try await download(plan) }
+        }
     }
 
     private nonisolated func download(_ plan: HTTPCache.Plan) async throws -> FetchedData {

@@ -52,10 +52,11 @@ extension ImagePipeline {
         public var encodingQuality: Double = 0.85
         /// Downloads at once; default 6.
         public var maxConcurrentDownloads: Int = 6
-        /// Decodes at once; default the number of active cores.
-        public var maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount
-        /// Processing steps at once; default the number of active cores.
-        public var maxConcurrentProcessing: Int = ProcessInfo.processInfo.activeProcessorCount
+        /// Decodes at once; default the number of cores the process may run on (on Linux, those of
+        /// its CPU affinity: `taskset`, a container's cpuset).
+        public var maxConcurrentDecodes: Int = AvailableProcessors.count
+        /// Processing steps at once; default the number of cores the process may run on.
+        public var maxConcurrentProcessing: Int = AvailableProcessors.count
         /// The largest response body accepted; default 50 MB.
         public var maxResponseBytes: Int = 50 << 20
         /// The most pixels an image may declare before it is refused as a decompression bomb;
@@ -71,6 +72,8 @@ extension ImagePipeline {
         public var decodeMemoryBudget: DecodeMemoryBudget = .shared
         /// URL schemes the pipeline loads; default `http` and `https`. Add `file` (local files) or
         /// `data` (inline `data:` URLs) to allow them; any other scheme fails with `unsupportedScheme`.
+        /// Redirects follow only `http` and `https`, and only those of the two this set holds
+        /// (`["https"]` refuses a redirect to `http`), in the built-in loaders (`RedirectSchemes`).
         public var allowedSchemes: Set<String> = ["http", "https"]
         /// Runs before every network request (add headers, sign URLs); may suspend. Default none.
         public var requestModifier: (@Sendable (URLRequest) async throws -> URLRequest)?

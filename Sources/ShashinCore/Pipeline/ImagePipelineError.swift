@@ -50,7 +50,7 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
         switch self {
         case .invalidURL(let url): "Invalid URL: '\(url)'"
         case .unsupportedScheme(let scheme):
-            "Refused URL scheme '\(scheme)': a request may use the configuration's allowedSchemes (http and https by default), a redirect only http and https"
+            "Refused URL scheme '\(scheme)': a request may use the configuration's allowedSchemes (http and https by default), a redirect only those of http and https among them"
         case .tooManyRedirects(let limit): "More than \(limit) redirects"
         case .httpStatus(let code): "HTTP status \(code) (\(HTTPURLResponse.localizedString(forStatusCode: code)))"
         case .dataTooLarge(let limit): "Response is larger than the limit of \(limit) bytes"
