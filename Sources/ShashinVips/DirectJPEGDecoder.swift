@@ -7,7 +7,7 @@ import ShashinCore
 ///
 /// Through libvips the same decode reads its input 4 KB at a time (which keeps libjpeg-turbo
 /// off its fast Huffman decoder) and pays a fixed cost per operation after the load; for a
-/// 256 px thumbnail of a 12 MP photo that was 10–15 % of the time.
+/// 256 px thumbnail of a 12 MP photo that is 10–15 % of the time.
 ///
 /// It takes what it decodes as the libvips path would: greyscale, YCbCr or RGB data, any EXIF
 /// orientation it can read without doubt (all eight are applied here), no upscaling, and

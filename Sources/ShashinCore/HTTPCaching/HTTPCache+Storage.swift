@@ -40,7 +40,7 @@ extension HTTPCache {
         // that kept more, must not replay hop-by-hop fields either.
         var headers = Self.storedHeaders(stored.response.headers)
         // Capped at 2^31 s (RFC 9111 §1.2.2): stored times from damaged metadata, or a clock far
-        // off, made an age past Int.max, and converting it trapped (found writing the fuzz probe's tests).
+        // off, can make an age past Int.max, which `Int(_:)` would trap on.
         let age = rules.currentAge(of: stored.response, now: now)
         headers.set(String(age >= 0 ? Int(min(age, TimeInterval(CacheControl.maxDeltaSeconds))) : 0), for: "Age")
         var fields: [String: String] = [:]

@@ -3,7 +3,7 @@ import Dispatch
 /// The job graph's isolation: every job, the graph's maps of jobs, and each waiter's hold on a job
 /// live here, so the compiler checks that nothing else touches them.
 ///
-/// One per process. Its exclusion is a lock (`GraphLock`), not a queue: the graph's work is short
+/// One per process. Its exclusion is a lock (`GraphLock`): the graph's work is short
 /// bookkeeping (subscribing, counting, handing results on), never I/O, decoding or waiting for the
 /// Swift pool, so a thread that has a result runs the graph's part of it itself with
 /// `GraphActor.sync`, as it would take a lock, and waits only for other threads' critical sections,

@@ -23,13 +23,13 @@ final class GraphLock: @unchecked Sendable { // `deferred` is behind `lock`; `ho
     /// hold the lock already (it would wait for itself): that stops the process with a message.
     func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         precondition(!holder.isSet, "GraphActor.sync called on the graph's actor: it would wait for itself")
-        lock.lock()
-        holder.set(true)
-        let result = Result<T, E> { () throws(E) -> T in try body() }
-        let after = deferred
-        deferred = []
-        holder.set(false)
-        lock.unlock()
+        let (result, after) = lock.locked { () -> (Result<T, E>, [() -> Void]) in
+            holder.set(true)
+            defer { holder.set(false) }
+            let result = Result<T, E> { () throws(E) -> T in try body() }
+            defer { deferred = [] }
+            return (result, deferred)
+        }
         for work in after { work() }
         return try result.get()
     }

@@ -5,7 +5,10 @@ import Foundation
 // - `NSLock.locked { }` when a class's lock guards several stored properties that its methods
 //   reach by name (`DiskStore`, `WorkQueue`);
 // - `NSCondition`, through the same `locked { }`, where a thread waits for a change
-//   (`DecodeMemoryBudget`).
+//   (`DecodeMemoryBudget`);
+// - a `DispatchSemaphore` where one thread waits for another to end (`MemoryPressureMonitor`'s
+//   stop joins its thread).
+// Every target of the package uses these, the AsyncHTTPClient loader included.
 // No bare `lock()`/`unlock()` pairs: a closure cannot leave the lock held on an early exit.
 
 /// A value behind an `NSLock` (`Mutex` needs macOS 15 / iOS 18; we support older systems).

@@ -45,8 +45,8 @@ extension DiskStore {
     }
 
     /// Whether the machine bears out an "environmental" failure while opening the index at
-    /// `path`. SQLite says "full" and "read-only" for damaged files too (the disk-index fuzzer
-    /// found both: page numbers run into its page limit; a header's write version above 2), so
+    /// `path`. SQLite says "full" and "read-only" for damaged files too (page numbers that run
+    /// into its page limit; a header's write version above 2), so
     /// on a disk with room to spare, or with the file and its folder writable, those are damage.
     static func environmentExplains(_ error: DiskCacheError, path: String) -> Bool {
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
@@ -175,8 +175,8 @@ extension DiskStore {
         }
     }
 
-    /// `ratio` of `limit`. `Double(Int.max)` rounds up to 2^63, which `Int` cannot hold: the
-    /// unlimited count (or size) with a ratio of 1 trapped here.
+    /// `ratio` of `limit`. `Double(Int.max)` rounds up to 2^63, which `Int` cannot hold, so an
+    /// unlimited count (or size) with a ratio of 1 stays `Int.max` rather than trap.
     static func target(_ limit: Int, _ ratio: Double) -> Int {
         let target = Double(limit) * ratio
         return target < Double(Int.max) ? Int(target) : Int.max
