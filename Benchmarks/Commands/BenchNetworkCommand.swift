@@ -41,8 +41,12 @@ struct BenchNetworkCommand: AsyncParsableCommand {
     @Flag(help: "Decode each image to a 96 px thumbnail through the default pipeline; report images/s only.")
     var thumbnails = false
 
+    @Flag(help: "Give the AsyncHTTPClient loader's bodies plain malloc'd storage instead of its pool's (to measure the pool).")
+    var unpooled = false
+
     func run() async throws {
         guard files > 0, urls > 0, concurrency > 0, rounds > 0 else { throw ValidationError("Counts must be positive.") }
+        if unpooled { BodyStoragePool.isEnabled.withLock { $0 = false } }
         let list = (0..<urls).compactMap { URL(string: "\(base)/img/\($0 % files).jpg?v=\($0 / files)") }
         if thumbnails {
             try await runThumbnails(list)
@@ -68,7 +72,7 @@ struct BenchNetworkCommand: AsyncParsableCommand {
             rates.append(result.rate)
             print("round \(round): \(Self.format(result.rate)) images/s")
         }
-        print("thumbnails: cores \(ProcessInfo.processInfo.activeProcessorCount), median \(Self.format(Self.median(rates))) images/s "
+        print("thumbnails: \(configuration.maxConcurrentDecodes) decodes at once (cores this process may use), median \(Self.format(Self.median(rates))) images/s "
               + "(range \(Self.format(rates.min()!))–\(Self.format(rates.max()!)))")
     }
 
@@ -108,21 +112,25 @@ struct BenchNetworkCommand: AsyncParsableCommand {
         for mode in modes { _ = try await Self.measure(Array(list.prefix(200)), concurrency: concurrency, mode.run) } // warm-up
         var rates = Array(repeating: [Double](), count: modes.count)
         var cpu = Array(repeating: [Double](), count: modes.count)
+        var faults = Array(repeating: [Double](), count: modes.count)
         for round in 0..<rounds {
             let order = round % 2 == 0 ? Array(modes.indices) : modes.indices.reversed()
             for index in order {
                 let result = try await Self.measure(list, concurrency: concurrency, modes[index].run)
                 rates[index].append(result.rate)
                 cpu[index].append(result.cpuMicrosecondsPerRequest)
+                faults[index].append(result.pageFaultsPerRequest)
             }
             print("round \(round + 1): " + modes.indices.map { "\(Self.format(rates[$0].last!))" }.joined(separator: " / ") + " req/s")
         }
         let bare = chosen.firstIndex(of: 1).map { Self.median(rates[$0]) } ?? .nan
-        print("\(list.count) URLs, \(concurrency) in flight, \(rounds) rounds, alternating order; \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        print("\(list.count) URLs, \(concurrency) in flight, \(rounds) rounds, alternating order; \(ProcessInfo.processInfo.activeProcessorCount) cores; "
+              + "bodies \(unpooled ? "unpooled" : "pooled")")
         for (index, mode) in modes.enumerated() {
             let median = Self.median(rates[index])
             print("\(mode.name): median \(Self.format(median)) req/s (range \(Self.format(rates[index].min()!))–\(Self.format(rates[index].max()!))), "
-                  + "\(String(format: "%.2f", median / bare))× bare AHC, CPU \(Self.format(Self.median(cpu[index]))) µs/request")
+                  + "\(String(format: "%.2f", median / bare))× bare AHC, CPU \(Self.format(Self.median(cpu[index]))) µs/request, "
+                  + "\(String(format: "%.2f", Self.median(faults[index]))) page faults/request")
         }
         if let ahc = chosen.firstIndex(of: 0), let session = chosen.firstIndex(of: 2) {
             print("AsyncHTTPClient loader / URLSession loader: \(String(format: "%.2f", Self.median(rates[ahc]) / Self.median(rates[session])))×")
@@ -131,11 +139,12 @@ struct BenchNetworkCommand: AsyncParsableCommand {
         try await bareClient.shutdown()
     }
 
-    struct Measurement { var rate: Double; var cpuMicrosecondsPerRequest: Double }
+    struct Measurement { var rate: Double; var cpuMicrosecondsPerRequest: Double; var pageFaultsPerRequest: Double }
 
     /// Runs `operation` over `urls` with `concurrency` in flight; every URL must give bytes.
     static func measure(_ urls: [URL], concurrency: Int, _ operation: @escaping @Sendable (URL) async throws -> Int) async throws -> Measurement {
         let cpuStart = cpuSeconds()
+        let faultsStart = pageFaults()
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Int.self) { group in
             var next = 0
@@ -156,7 +165,9 @@ struct BenchNetworkCommand: AsyncParsableCommand {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let cpu = cpuSeconds() - cpuStart
-        return Measurement(rate: Double(urls.count) / seconds, cpuMicrosecondsPerRequest: cpu / Double(urls.count) * 1e6)
+        let faults = pageFaults() - faultsStart
+        return Measurement(rate: Double(urls.count) / seconds, cpuMicrosecondsPerRequest: cpu / Double(urls.count) * 1e6,
+                           pageFaultsPerRequest: Double(faults) / Double(urls.count))
     }
 
     #if canImport(Glibc)
@@ -171,6 +182,13 @@ struct BenchNetworkCommand: AsyncParsableCommand {
         getrusage(RUSAGE_SELF_WHO, &usage)
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// Minor page faults of the process so far (pages the kernel had to map in).
+    static func pageFaults() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF_WHO, &usage)
+        return Int(usage.ru_minflt)
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -3,7 +3,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -17,7 +16,7 @@ import ShashinCore
 /// `Content-Length` says so); it refuses statuses outside 200–299 without reading their body
 /// (`loadResponse` delivers every status, for the HTTP cache); a body cut short of its
 /// `Content-Length` is `truncatedData`; it follows at most `maxRedirects` redirects, only to
-/// `http` and `https`; a whole download, body included, has `totalTimeout`, and a wait for a
+/// `http` and `https` and only to those the pipeline allows (`RedirectSchemes`); a whole download, body included, has `totalTimeout`, and a wait for a
 /// byte the idle timeout; cancelling the calling task ends the request at once. Bodies arrive as sent: it asks for no compression and decodes none, so a
 /// `Content-Encoding` it does not know is no error. `file:` and `data:` URLs go to
 /// `LocalResourceLoader`.
@@ -61,7 +60,7 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
     static let eventLoopGroup = MultiThreadedEventLoopGroup._makePerpetualGroup(threadNamePrefix: "shashin-http-", numberOfThreads: 1)
     /// The fewest new bytes between two progress reports (the last one aside).
     static let progressStep = 16_384
-    private let isShutDown = NIOLockedValueBox(false)
+    private let isShutDown = Locked(false)
 
     /// Creates a loader with its own client on the one event loop thread all loaders' own clients
     /// share: no redirects followed by the client (the loader follows them), no decompression.
@@ -116,7 +115,7 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
     // The client must be shut down before it goes; a loader dropped without `shutdown()` starts
     // that here without waiting (the client stays alive until its pool has closed).
     deinit {
-        guard ownsClient, !isShutDown.withLockedValue({ $0 }) else { return }
+        guard ownsClient, !isShutDown.withLock({ $0 }) else { return }
         client.shutdown { _ in }
     }
 
@@ -124,7 +123,7 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
     /// fail. Does nothing for a client passed in, or after the first call. Never blocks a thread.
     public func shutdown() async throws {
         guard ownsClient else { return }
-        let first = isShutDown.withLockedValue { done -> Bool in
+        let first = isShutDown.withLock { done -> Bool in
             defer { done = true }
             return !done
         }
@@ -152,6 +151,7 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
         }
         let deadline = NIODeadline.now() + totalTimeout
         let observer = BodyObserver.current
+        let redirectSchemes = RedirectSchemes.current
         var current = request
         var redirects = 0
         while true {
@@ -189,7 +189,7 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
             let cancelled = ended != nil && Task.isCancelled
             if !cancelled, outcome.stop is ResponseCollector.StoppedAfterHead {
                 // A redirect (its body is not read: the client closes that request), else a refused status.
-                guard let next = try RedirectRule.next(after: response, to: current) else {
+                guard let next = try RedirectRule.next(after: response, to: current, allowed: redirectSchemes) else {
                     throw ImagePipelineError.httpStatus(Int(head.status.code))
                 }
                 redirects += 1

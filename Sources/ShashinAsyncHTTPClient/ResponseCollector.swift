@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import ShashinCore
@@ -40,7 +39,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         var observed = false
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state = Locked(State())
     private let maxBytes: Int
     private let stopsAfterHead: @Sendable (HTTPResponseHead) -> Bool
     private let hasNoBody: Bool
@@ -64,7 +63,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     /// and the collector's own reason for ending the request, if it ended it. Joins the parts into
     /// one `Data` on the calling thread.
     var outcome: (head: HTTPResponseHead?, body: Data, expected: Int64, stop: (any Error)?) {
-        let (head, body, expected, stop) = state.withLockedValue { ($0.head, $0.body, $0.expected, $0.stop) }
+        let (head, body, expected, stop) = state.withLock { ($0.head, $0.body, $0.expected, $0.stop) }
         return (head, body.data(), expected, stop)
     }
 
@@ -79,7 +78,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             if expected > maxBytes { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
             return expected
         }
-        return state.withLockedValue { state in
+        return state.withLock { state in
             state.head = head
             switch verdict {
             case .success(let expected):
@@ -96,7 +95,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         let added = buffer.readableBytes
         // nil: over the limit; otherwise whether to observe the part and the progress to report.
-        let step: (observed: Bool, report: (Int64, Int64)?)? = state.withLockedValue { state in
+        let step: (observed: Bool, report: (Int64, Int64)?)? = state.withLock { state in
             guard state.body.count + added <= maxBytes else {
                 state.stop = ImagePipelineError.dataTooLarge(limit: maxBytes)
                 return nil
@@ -116,7 +115,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     }
 
     func didFinishRequest(task: HTTPClient.Task<Void>) throws {
-        let last: (Int64, Int64)? = state.withLockedValue { state in
+        let last: (Int64, Int64)? = state.withLock { state in
             guard state.reported != state.body.count else { return nil }
             state.reported = state.body.count
             return (Int64(state.body.count), max(0, state.expected))
