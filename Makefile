@@ -91,7 +91,6 @@ bench-smoke: deps
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-animation-vs-pillow.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-memory.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-network.sh
-	SMOKE=1 POOL_AB=1 SWIFT=$(SWIFT) scripts/bench-network.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-progressive.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-pipeline-cost.sh
 	$$($(SWIFT) build --show-bin-path)/shashin-bench disk --counts 200 --passes 1

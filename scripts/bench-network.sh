@@ -9,13 +9,8 @@
 #   scripts/bench-network.sh            the full run (figures in BENCHMARKS.md)
 #   SMOKE=1 scripts/bench-network.sh    tiny counts on the debug build: checks the script works, measures nothing
 #
-#   POOL_AB=4 ROW=0 scripts/bench-network.sh
-#                                       the AsyncHTTPClient loader's body pool against plain bodies,
-#                                       row ROW (0 the pipeline, 3 the loader alone) in a process of
-#                                       its own each time, 4 times each way, alternating
-#
-# Reads SWIFT, SCRATCH_PATH, ROUNDS, POOL_AB, ROW, and NETWORK_ARGS (more flags for the loaders'
-# row, e.g. `--unpooled` or `--only 0`).
+# Reads SWIFT, SCRATCH_PATH, ROUNDS, and NETWORK_ARGS (more flags for the loaders' row, such as
+# `--only 0` for the pipeline alone in its process).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${SMOKE:-0}" == 1 ]]; then
@@ -70,19 +65,6 @@ base="http://127.0.0.1:$port"
 
 echo "== machine"
 echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $(nproc) cores; $(uname -srm); $("$SWIFT" --version 2>&1 | grep -m1 'Swift version'); $(nginx -v 2>&1)"
-if [[ -n "${POOL_AB:-}" ]]; then
-    # The body storage pool against plain malloc'd bodies: ROW (default 0, the pipeline) in a
-    # process of its own each time, POOL_AB times each way, alternating which goes first.
-    for ((run = 1; run <= POOL_AB; run++)); do
-        if (( run % 2 )); then order=(pooled unpooled); else order=(unpooled pooled); fi
-        for way in "${order[@]}"; do
-            flag=(); [[ "$way" == unpooled ]] && flag=(--unpooled)
-            echo "== run $run, $way, row ${ROW:-0} alone (load $(cut -d' ' -f1 /proc/loadavg))"
-            "$bench" network --base "$base" --files "$files" --urls "$urls" --rounds "$rounds" --only "${ROW:-0}" "${flag[@]}" | tail -1
-        done
-    done
-    exit 0
-fi
 echo "== loaders: $urls URLs over $files files, 6 in flight, $rounds rounds"
 "$bench" network --base "$base" --files "$files" --urls "$urls" --rounds "$rounds" ${NETWORK_ARGS:-}
 echo "== thumbnails (96 px), 1 core"

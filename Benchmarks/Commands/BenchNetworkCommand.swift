@@ -41,12 +41,8 @@ struct BenchNetworkCommand: AsyncParsableCommand {
     @Flag(help: "Decode each image to a 96 px thumbnail through the default pipeline; report images/s only.")
     var thumbnails = false
 
-    @Flag(help: "Give the AsyncHTTPClient loader's bodies plain malloc'd storage instead of its pool's (to measure the pool).")
-    var unpooled = false
-
     func run() async throws {
         guard files > 0, urls > 0, concurrency > 0, rounds > 0 else { throw ValidationError("Counts must be positive.") }
-        if unpooled { BodyStoragePool.isEnabled.withLock { $0 = false } }
         let list = (0..<urls).compactMap { URL(string: "\(base)/img/\($0 % files).jpg?v=\($0 / files)") }
         if thumbnails {
             try await runThumbnails(list)
@@ -124,8 +120,7 @@ struct BenchNetworkCommand: AsyncParsableCommand {
             print("round \(round + 1): " + modes.indices.map { "\(Self.format(rates[$0].last!))" }.joined(separator: " / ") + " req/s")
         }
         let bare = chosen.firstIndex(of: 1).map { Self.median(rates[$0]) } ?? .nan
-        print("\(list.count) URLs, \(concurrency) in flight, \(rounds) rounds, alternating order; \(ProcessInfo.processInfo.activeProcessorCount) cores; "
-              + "bodies \(unpooled ? "unpooled" : "pooled")")
+        print("\(list.count) URLs, \(concurrency) in flight, \(rounds) rounds, alternating order; \(ProcessInfo.processInfo.activeProcessorCount) cores")
         for (index, mode) in modes.enumerated() {
             let median = Self.median(rates[index])
             print("\(mode.name): median \(Self.format(median)) req/s (range \(Self.format(rates[index].min()!))–\(Self.format(rates[index].max()!))), "

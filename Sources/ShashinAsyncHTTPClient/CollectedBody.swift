@@ -6,9 +6,10 @@ import NIOCore
 /// A part that fills at least half of its storage is kept as NIO handed it over, without a copy;
 /// a smaller one is copied into a buffer of the body's own, so the memory held stays within about
 /// twice the bytes received however the server splits them (a server sending a byte at a time
-/// would otherwise pin one read buffer per byte). `data()` joins the parts into the body's one
-/// `Data`, in storage from a ``BodyStoragePool`` whose pages stay mapped from one body to the
-/// next.
+/// would otherwise pin one read buffer per byte). `data()` makes the body's one allocation on the
+/// calling thread: made on the event loop, every body of the loop's connections would come from
+/// one glibc arena, which returns freed bodies' pages to the kernel (`madvise`) and faults them in
+/// again for the next ones.
 struct CollectedBody {
     /// The body in order: NIO's buffers and the body's own.
     private(set) var parts: [ByteBuffer] = []
@@ -40,16 +41,12 @@ struct CollectedBody {
     /// The bytes held in storage for the body.
     var heldBytes: Int { parts.reduce(0) { $0 + $1.storageCapacity } }
 
-    /// The body as one `Data`, its storage drawn from `pool`.
-    func data(from pool: BodyStoragePool = .shared) -> Data {
-        pool.makeData(count: count) { storage in
-            var offset = 0
-            for part in parts {
-                part.withUnsafeReadableBytes { bytes in
-                    storage.baseAddress!.advanced(by: offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-                    offset += bytes.count
-                }
-            }
+    /// The body as one `Data`, allocated on the calling thread.
+    func data() -> Data {
+        var body = Data(capacity: count)
+        for part in parts {
+            part.withUnsafeReadableBytes { body.append(contentsOf: $0) }
         }
+        return body
     }
 }
