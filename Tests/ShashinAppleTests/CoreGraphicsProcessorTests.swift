@@ -39,6 +39,16 @@ import AppKit
         #expect(ImageIOCodecs.pixelSize(try ImageProcessors.Circle().process(image)) == (200, 200))
     }
 
+    @Test func aResizePastTheContextsPixelLimitFailsNamingItAndPassesUnderTheDefault() throws {
+        let image = try ImageIOCodecs.halves(width: 50, height: 40)
+        let upscale = ImageProcessors.Resize(width: 200, upscale: true)
+        #expect(throws: ImagePipelineError.processingFailed(identifier: upscale.identifier,
+                                                            reason: "The target size 200×160 is over the limit of 10000 pixels")) {
+            try upscale.process(image, context: ImageProcessingContext(maxPixelCount: 10_000))
+        }
+        #expect(ImageIOCodecs.pixelSize(try upscale.process(image)) == (200, 160))
+    }
+
     @Test func roundedCornersMakeTheCornersTransparentAndKeepTheCentre() throws {
         let rounded = try ImageProcessors.RoundedCorners(radius: 20).process(try ImageIOCodecs.halves(width: 100, height: 60))
         #expect(try Self.rgba(rounded, 0, 0)[3] == 0)
