@@ -20,11 +20,16 @@ import AppKit
         #else
         let cgImage = try #require(image.cgImage(forProposedRect: nil, context: nil, hints: nil))
         #endif
+        let space = try #require(CGColorSpace(name: CGColorSpace.sRGB))
         var pixel = [UInt8](repeating: 0, count: 4)
-        let context = try #require(CGContext(data: &pixel, width: 1, height: 1, bitsPerComponent: 8, bytesPerRow: 4,
-                                             space: CGColorSpace(name: CGColorSpace.sRGB)!,
-                                             bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue))
-        context.draw(cgImage, in: CGRect(x: -x, y: y - cgImage.height + 1, width: cgImage.width, height: cgImage.height))
+        // The context draws into `pixel`'s storage, whose address holds only inside this closure:
+        // the context is made, drawn with and released there.
+        try pixel.withUnsafeMutableBytes { storage in
+            let context = try #require(CGContext(data: storage.baseAddress, width: 1, height: 1, bitsPerComponent: 8,
+                                                 bytesPerRow: 4, space: space,
+                                                 bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue))
+            context.draw(cgImage, in: CGRect(x: -x, y: y - cgImage.height + 1, width: cgImage.width, height: cgImage.height))
+        }
         return pixel
     }
 
