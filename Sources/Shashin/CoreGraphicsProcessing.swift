@@ -37,10 +37,17 @@ enum CoreGraphicsProcessing {
     /// several threads at once, which is what makes the shared instance sound.
     private nonisolated(unsafe) static let ciContext = CIContext(options: [.cacheIntermediates: false])
 
-    static func resize(_ image: PlatformImage, source: PixelRect, width: Int, height: Int) throws(Failure) -> PlatformImage {
-        guard width > 0, height > 0, width.multipliedReportingOverflow(by: height).partialValue <= ImageDecodingContext.defaultMaxPixelCount,
-              !width.multipliedReportingOverflow(by: height).overflow else {
-            throw Failure("The target size \(width)×\(height) has no pixels or is over the limit of \(ImageDecodingContext.defaultMaxPixelCount) pixels")
+    /// Draws `source` (a rectangle inside `image`) at exactly `width` × `height`. A result over
+    /// `maxPixelCount` pixels (the pipeline's configured limit) is refused before any bitmap is
+    /// made, so upscaling cannot allocate what a decompression bomb is refused for.
+    static func resize(_ image: PlatformImage, source: PixelRect, width: Int, height: Int,
+                       maxPixelCount: Int) throws(Failure) -> PlatformImage {
+        guard width > 0, height > 0 else {
+            throw Failure("The target size \(width)×\(height) has no pixels")
+        }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maxPixelCount else {
+            throw Failure("The target size \(width)×\(height) is over the limit of \(maxPixelCount) pixels")
         }
         let cgImage = try cgImage(of: image)
         guard let part = cgImage.cropping(to: CGRect(x: source.x, y: source.y, width: source.width, height: source.height)) else {

@@ -40,6 +40,22 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
     /// Creates an idle loader.
     public init() {}
 
+    /// The phase to draw for `request` on `pipeline` now, without waiting for ``load(_:pipeline:)``:
+    /// ``phase`` once this loader has taken that request (same cache key, same pipeline), else
+    /// `.success` with the image when a synchronous memory-cache lookup finds it, else `.loading`
+    /// (`.empty` without a request). A view calls it from `body`, so a memory hit is drawn in the
+    /// first frame, before the load starts, and the image of a previous request is never drawn
+    /// for a new one. A load stopped by ``cancel()`` before its image came looks in memory again.
+    public func phase(for request: ImageRequest?, pipeline: ImagePipeline = .shared) -> RemoteImagePhase {
+        if let binding, binding.pipeline === pipeline, binding.request?.cacheKey == request?.cacheKey,
+           phase.image != nil || binding.state != .deferred {
+            return phase
+        }
+        guard let request else { return .empty }
+        if let image = pipeline.cachedImage(for: request) { return .success(Self.image(image)) }
+        return .loading
+    }
+
     /// Loads `request` through `pipeline`, cancelling the previous load (on whichever pipeline);
     /// a memory hit becomes `.success` before this returns.
     public func load(_ request: ImageRequest?, pipeline: ImagePipeline = .shared) {

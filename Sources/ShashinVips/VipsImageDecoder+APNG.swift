@@ -63,7 +63,8 @@ extension VipsImageDecoder {
             let shown = try composer.draw(region, as: layout) { whole in
                 guard whole.width != target.width || whole.height != target.height else { return whole }
                 return try during(.thumbnail) {
-                    try VipsProcessing.resize(whole, width: target.width, height: target.height, directShrinkLimit: .max, boxGap: 2)
+                    try VipsProcessing.resize(whole, width: target.width, height: target.height, maxPixelCount: context.maxPixelCount,
+                                              directShrinkLimit: .max, boxGap: 2)
                 }
             }
             frames.append(AnimationFrame(bitmap: shown, duration: layout.duration))

@@ -71,7 +71,8 @@ extension VipsImageDecoder {
             var shortfall: AnimationShortfall?
             for page in 0..<pages {
                 do {
-                    let frame = try decodeFrame(strip, page: page, width: stripWidth, pageHeight: pageHeight, target: target, in: scope)
+                    let frame = try decodeFrame(strip, page: page, width: stripWidth, pageHeight: pageHeight, target: target,
+                                                maxPixelCount: context.maxPixelCount, in: scope)
                     let delay = page < delayCount ? max(0, Int(delays[page])) : 0
                     frames.append(AnimationFrame(bitmap: frame, duration: Double(delay) / 1000))
                 } catch where !frames.isEmpty {
@@ -90,7 +91,7 @@ extension VipsImageDecoder {
 
     /// Frame `page` of `strip`, upright, RGBA8 and resized to `target`.
     private static func decodeFrame(_ strip: VipsImagePointer, page: Int, width: Int, pageHeight: Int,
-                                    target: (width: Int, height: Int), in scope: VipsImageScope) throws -> Bitmap {
+                                    target: (width: Int, height: Int), maxPixelCount: Int, in scope: VipsImageScope) throws -> Bitmap {
         let cut = try during(.pixels) {
             try scope.make { shashin_extract_area(strip, $0, 0, Int32(page * pageHeight), Int32(width), Int32(pageHeight)) }
         }
@@ -98,7 +99,8 @@ extension VipsImageDecoder {
         let frame = try during(.pixels) { try scope.bitmap(from: rgba) }
         guard frame.width != target.width || frame.height != target.height else { return frame }
         return try during(.thumbnail) {
-            try VipsProcessing.resize(frame, width: target.width, height: target.height, directShrinkLimit: .max, boxGap: 2)
+            try VipsProcessing.resize(frame, width: target.width, height: target.height, maxPixelCount: maxPixelCount,
+                                      directShrinkLimit: .max, boxGap: 2)
         }
     }
 

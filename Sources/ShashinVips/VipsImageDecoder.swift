@@ -172,7 +172,7 @@ public struct VipsImageDecoder: Sendable {
             if shrinksWhole {
                 let whole = orientation == 1 ? header
                     : try during(.reopen) { try scope.make { loader.load(bytes, access: VIPS_ACCESS_RANDOM, into: $0) } }
-                let shrunk = try shrinkWhole(whole, in: scope, upright: upright, to: target)
+                let shrunk = try shrinkWhole(whole, in: scope, upright: upright, to: target, maxPixelCount: context.maxPixelCount)
                 return (shrunk, frameCount)
             }
             if target != upright {
@@ -253,7 +253,7 @@ public struct VipsImageDecoder: Sendable {
     /// 2000×2000 PNG with alpha, which premultiplies and resamples in float through several
     /// operations. An image without alpha is shrunk straight from RGB.
     private static func shrinkWhole(_ image: VipsImagePointer, in scope: VipsImageScope, upright: (width: Int, height: Int),
-                                    to target: (width: Int, height: Int)) throws -> Bitmap {
+                                    to target: (width: Int, height: Int), maxPixelCount: Int) throws -> Bitmap {
         let srgb = try during(.conversion) { try scope.uprightSRGB8(image) }
         if vips_image_get_bands(srgb) == 3 {
             let rgb = try during(.pixels) { try scope.bytes(from: srgb) }
@@ -267,7 +267,8 @@ public struct VipsImageDecoder: Sendable {
         let four = try during(.conversion) { try scope.fourBands(srgb) }
         let full = try during(.pixels) { try scope.bitmap(from: four) }
         return try during(.thumbnail) {
-            try VipsProcessing.resize(full, width: target.width, height: target.height, directShrinkLimit: .max, boxGap: 2)
+            try VipsProcessing.resize(full, width: target.width, height: target.height, maxPixelCount: maxPixelCount,
+                                      directShrinkLimit: .max, boxGap: 2)
         }
     }
 }

@@ -20,11 +20,16 @@ import AppKit
         #else
         let cgImage = try #require(image.cgImage(forProposedRect: nil, context: nil, hints: nil))
         #endif
+        let space = try #require(CGColorSpace(name: CGColorSpace.sRGB))
         var pixel = [UInt8](repeating: 0, count: 4)
-        let context = try #require(CGContext(data: &pixel, width: 1, height: 1, bitsPerComponent: 8, bytesPerRow: 4,
-                                             space: CGColorSpace(name: CGColorSpace.sRGB)!,
-                                             bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue))
-        context.draw(cgImage, in: CGRect(x: -x, y: y - cgImage.height + 1, width: cgImage.width, height: cgImage.height))
+        // The context draws into `pixel`'s storage, whose address holds only inside this closure:
+        // the context is made, drawn with and released there.
+        try pixel.withUnsafeMutableBytes { storage in
+            let context = try #require(CGContext(data: storage.baseAddress, width: 1, height: 1, bitsPerComponent: 8,
+                                                 bytesPerRow: 4, space: space,
+                                                 bitmapInfo: CGImageAlphaInfo.premultipliedLast.rawValue))
+            context.draw(cgImage, in: CGRect(x: -x, y: y - cgImage.height + 1, width: cgImage.width, height: cgImage.height))
+        }
         return pixel
     }
 
@@ -37,6 +42,16 @@ import AppKit
         let crop = try ImageProcessors.Crop(x: 10, y: 20, width: 30, height: 40).process(image)
         #expect(ImageIOCodecs.pixelSize(crop) == (30, 40))
         #expect(ImageIOCodecs.pixelSize(try ImageProcessors.Circle().process(image)) == (200, 200))
+    }
+
+    @Test func aResizePastTheContextsPixelLimitFailsNamingItAndPassesUnderTheDefault() throws {
+        let image = try ImageIOCodecs.halves(width: 50, height: 40)
+        let upscale = ImageProcessors.Resize(width: 200, upscale: true)
+        #expect(throws: ImagePipelineError.processingFailed(identifier: upscale.identifier,
+                                                            reason: "The target size 200×160 is over the limit of 10000 pixels")) {
+            try upscale.process(image, context: ImageProcessingContext(maxPixelCount: 10_000))
+        }
+        #expect(ImageIOCodecs.pixelSize(try upscale.process(image)) == (200, 160))
     }
 
     @Test func roundedCornersMakeTheCornersTransparentAndKeepTheCentre() throws {

@@ -7,18 +7,6 @@ import FoundationNetworking
 import Shashin
 import Testing
 
-/// Serves fixed bytes per URL, cacheable for ten minutes, with no network: these tests are about
-/// what the pipeline does with animations.
-private struct CacheableDataLoader: DataLoading {
-    let bodies: [URL: Data]
-    func loadData(for request: URLRequest, maxBytes: Int,
-                  progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
-        let url = request.url!
-        guard let body = bodies[url] else { throw ImagePipelineError.httpStatus(404) }
-        return (body, HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Cache-Control": "max-age=600"])!)
-    }
-}
-
 /// Animations through the pipeline: processors on every frame, the memory cache's cost, and
 /// processed results on disk.
 @Suite struct AnimationPipeline {
@@ -27,7 +15,8 @@ private struct CacheableDataLoader: DataLoading {
 
     static func pipeline(_ bodies: [URL: Data], _ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) -> ImagePipeline {
         var configuration = ImagePipeline.Configuration()
-        configuration.dataLoader = CacheableDataLoader(bodies: bodies)
+        // Cacheable for ten minutes: processed results go to disk.
+        configuration.dataLoader = FixedDataLoader(bodies: bodies, headers: ["Cache-Control": "max-age=600"])
         configure(&configuration)
         return ImagePipeline(configuration: configuration)
     }

@@ -7,17 +7,6 @@ import FoundationNetworking
 import Shashin
 import Testing
 
-/// Serves fixed bytes per URL, with no network: these tests are about decoding.
-private struct FixedDataLoader: DataLoading {
-    let bodies: [URL: Data]
-    func loadData(for request: URLRequest, maxBytes: Int,
-                  progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
-        let url = request.url!
-        guard let body = bodies[url] else { throw ImagePipelineError.httpStatus(404) }
-        return (body, HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)!)
-    }
-}
-
 /// The default configuration's decoders, through the whole pipeline.
 @Suite struct PipelineFormats {
     static let gifURL = URL(string: "https://images.test/anim.gif")!

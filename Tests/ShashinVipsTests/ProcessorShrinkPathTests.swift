@@ -18,8 +18,9 @@ struct ProcessorShrinkPathTests {
     func theDirectShrinkIsCloseToLibvips(source: (Int, Int, Int, Int, Bool)) throws {
         let (width, height, targetWidth, targetHeight, alpha) = source
         let image = TestImages.gradient(width: width, height: height, alpha: alpha)
-        let direct = try VipsProcessing.resize(image, width: targetWidth, height: targetHeight)
-        let vips = try VipsProcessing.resize(image, width: targetWidth, height: targetHeight, directShrinkLimit: 0)
+        let limit = ImageDecodingContext.defaultMaxPixelCount
+        let direct = try VipsProcessing.resize(image, width: targetWidth, height: targetHeight, maxPixelCount: limit)
+        let vips = try VipsProcessing.resize(image, width: targetWidth, height: targetHeight, maxPixelCount: limit, directShrinkLimit: 0)
         #expect((direct.width, direct.height) == (targetWidth, targetHeight))
         let difference = JPEGFiles.difference(direct, vips)
         // The gradient wraps every 256 px (a hard edge from 255 to 0) where the kernels' ringing
@@ -31,7 +32,8 @@ struct ProcessorShrinkPathTests {
         var pixels = [UInt8](repeating: 0, count: 100 * 100 * 4)
         for y in 0..<100 { for x in 0..<100 { pixels[(y * 100 + x) * 4 + (x < 50 ? 0 : 2)] = 255; pixels[(y * 100 + x) * 4 + 3] = 255 } }
         let halves = Bitmap(width: 100, height: 100, pixels: pixels)
-        let left = try VipsProcessing.resize(halves, source: PixelRect(x: 0, y: 10, width: 50, height: 80), width: 10, height: 16)
+        let left = try VipsProcessing.resize(halves, source: PixelRect(x: 0, y: 10, width: 50, height: 80), width: 10, height: 16,
+                                             maxPixelCount: ImageDecodingContext.defaultMaxPixelCount)
         #expect(Set(stride(from: 0, to: left.pixels.count, by: 4).map { Array(left.pixels[$0..<$0 + 4]) }) == [[255, 0, 0, 255]])
     }
 }

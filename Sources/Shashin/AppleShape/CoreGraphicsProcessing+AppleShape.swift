@@ -20,7 +20,8 @@ enum CoreGraphicsProcessing {
 
     private static let unavailable = Failure("The apple-shape compile check has no Core Graphics")
 
-    static func resize(_ image: PlatformImage, source: PixelRect, width: Int, height: Int) throws(Failure) -> PlatformImage {
+    static func resize(_ image: PlatformImage, source: PixelRect, width: Int, height: Int,
+                       maxPixelCount: Int) throws(Failure) -> PlatformImage {
         throw unavailable
     }
 

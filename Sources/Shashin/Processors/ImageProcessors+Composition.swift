@@ -27,9 +27,16 @@ extension ImageProcessors {
             self.identifier = "composition(" + processors.map(\.identifier).joined(separator: " > ") + ")"
         }
 
-        /// Applies each step to the previous step's result; the first error ends it.
+        /// Applies each step to the previous step's result within the default
+        /// ``ImageProcessingContext``; see ``process(_:context:)``.
         public func process(_ image: PlatformImage) throws -> PlatformImage {
-            try processors.reduce(image) { image, processor in try processor.process(image) }
+            try process(image, context: ImageProcessingContext())
+        }
+
+        /// Applies each step to the previous step's result, every step within `context`'s
+        /// limits; the first error ends it.
+        public func process(_ image: PlatformImage, context: ImageProcessingContext) throws -> PlatformImage {
+            try processors.reduce(image) { image, processor in try processor.process(image, context: context) }
         }
     }
 }

@@ -82,12 +82,21 @@ extension ImageProcessors {
                 (fills ? "fill," : "fit,") + (fills && crop ? "crop," : "noCrop,") + (upscale ? "upscale)" : "noUpscale)")
         }
 
-        /// Returns the resized image; throws `processingFailed` for an empty image, a target
-        /// side of 0 or less, or a result over 100 million pixels.
+        /// Returns the resized image within the default limit of
+        /// ``ImageProcessingContext/maxPixelCount`` (100 million pixels); see
+        /// ``process(_:context:)``.
         public func process(_ image: PlatformImage) throws(ImagePipelineError) -> PlatformImage {
+            try process(image, context: ImageProcessingContext())
+        }
+
+        /// Returns the resized image; throws `processingFailed` for an empty image, a target
+        /// side of 0 or less, or a result over `context.maxPixelCount` pixels (the pipeline's
+        /// configured `maxPixelCount`), which the error's reason names.
+        public func process(_ image: PlatformImage, context: ImageProcessingContext) throws(ImagePipelineError) -> PlatformImage {
             try ImageProcessors.run(identifier) { () throws(ProcessingError) in
                 guard let plan = try plan(width: image.pixelWidth, height: image.pixelHeight) else { return image }
-                return try PixelWork.resize(image, source: plan.source, width: plan.width, height: plan.height)
+                return try PixelWork.resize(image, source: plan.source, width: plan.width, height: plan.height,
+                                            maxPixelCount: context.maxPixelCount)
             }
         }
 

@@ -2,21 +2,23 @@ import Foundation
 
 extension ImageProcessing {
     /// Runs this processor on `image` and, when it is an animation with decoded frames, on every
-    /// frame: the result's first frame is the result, with the animation's durations, loop count
-    /// and data kept. An animation decoded to its first frame only keeps its facts on the result.
-    /// This is how the pipeline runs processors.
+    /// frame, each through ``process(_:context:)`` within `context`'s limits: the result's first
+    /// frame is the result, with the animation's durations, loop count and data kept. An
+    /// animation decoded to its first frame only keeps its facts on the result. This is how the
+    /// pipeline runs processors, with the context its configuration makes.
     ///
     /// ```swift
     /// let small = try ImageProcessors.Resize(width: 64).processEveryFrame(animatedImage)
     /// ```
-    public func processEveryFrame(_ image: PlatformImage) throws -> PlatformImage {
+    public func processEveryFrame(_ image: PlatformImage,
+                                  context: ImageProcessingContext = ImageProcessingContext()) throws -> PlatformImage {
         guard let animation = image.animation, !animation.frames.isEmpty else {
-            var output = try process(image)
+            var output = try process(image, context: context)
             if output.animation == nil, let animation = image.animation { output.animation = animation }
             return output
         }
         let mapped = try animation.mapFrames { frame in
-            guard var processed = Bitmap(platformImage: try process(frame.platformImage)) else {
+            guard var processed = Bitmap(platformImage: try process(frame.platformImage, context: context)) else {
                 throw ImagePipelineError.processingFailed(identifier: identifier, reason: "a processed frame has no pixels")
             }
             processed.animation = nil

@@ -3,6 +3,11 @@
 /// `identifier` must be stable across launches and differ whenever the output would: it is part
 /// of the memory-cache key, and identical steps of identical requests run once between them.
 ///
+/// The pipeline calls ``process(_:context:)`` with its configured limits; its default
+/// implementation calls ``process(_:)``, so a step that needs no limit implements `process(_:)`
+/// alone. A step that can make an image larger than its input implements both, with
+/// `process(_:)` passing the default ``ImageProcessingContext`` to `process(_:context:)`.
+///
 /// ```swift
 /// struct Grayscale: ImageProcessing {
 ///     var identifier: String { "grayscale" }
@@ -14,6 +19,17 @@ public protocol ImageProcessing: Sendable {
     var identifier: String { get }
     /// Returns the processed image, or throws to fail the request with `processingFailed`.
     func process(_ image: PlatformImage) throws -> PlatformImage
+    /// Returns the processed image within `context`'s limits, or throws to fail the request with
+    /// `processingFailed`; how the pipeline runs a step. Defaults to ``process(_:)``, which
+    /// leaves the limits to the step.
+    func process(_ image: PlatformImage, context: ImageProcessingContext) throws -> PlatformImage
+}
+
+extension ImageProcessing {
+    /// Runs ``process(_:)``: a step that implements only that one keeps working unchanged.
+    public func process(_ image: PlatformImage, context: ImageProcessingContext) throws -> PlatformImage {
+        try process(image)
+    }
 }
 
 /// A processing step given as a closure, identified by the caller.

@@ -59,7 +59,8 @@ extension ImagePipeline {
         public var maxConcurrentProcessing: Int = AvailableProcessors.count
         /// The largest response body accepted; default 50 MB.
         public var maxResponseBytes: Int = 50 << 20
-        /// The most pixels an image may declare before it is refused as a decompression bomb;
+        /// The most pixels an image may declare before it is refused as a decompression bomb,
+        /// and the most a processor may make (it reaches them as `ImageProcessingContext`);
         /// default 100 megapixels.
         public var maxPixelCount: Int = ImageDecodingContext.defaultMaxPixelCount
         /// The most bytes one animation's decoded frames may take; over it (or when all its

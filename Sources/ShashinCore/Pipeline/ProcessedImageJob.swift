@@ -4,6 +4,10 @@ import Foundation
 final class ProcessedImageJob: ImageJob {
     /// The processor this stage applies.
     private var processor: any ImageProcessing { request.processors[stage - 1] }
+    /// The limits the configuration sets on what a processor makes.
+    private var context: ImageProcessingContext {
+        ImageProcessingContext(maxPixelCount: graph.configuration.maxPixelCount)
+    }
 
     override func subscribeUpstream() {
         upstream = graph.imageJob(for: request, stage: stage - 1).subscribe(priority: priority, wantsPreviews: wantsPreviews) { [weak self] event in
@@ -18,13 +22,14 @@ final class ProcessedImageJob: ImageJob {
 
     private func process(_ input: ImageResult) {
         let processor = self.processor
+        let context = self.context
         let carried = Carried(timings: input.timings, source: input.source, urlResponse: input.urlResponse,
                               originalFormat: input.originalFormat, storageErrors: input.storageErrors,
                               resumedFromByte: input.resumedFromByte)
         let image = UncheckedImage(input.image)
         produce(on: graph.processingQueue, from: carried) {
             do {
-                return try processor.processEveryFrame(image.value)
+                return try processor.processEveryFrame(image.value, context: context)
             } catch let error as ImagePipelineError {
                 throw error
             } catch {
@@ -39,7 +44,8 @@ final class ProcessedImageJob: ImageJob {
     /// loses that preview.
     private func processPreview(_ input: ImageResult) {
         let processor = self.processor
+        let context = self.context
         let image = UncheckedImage(input.image)
-        runPreview(on: graph.processingQueue, work: { try? processor.process(image.value) })
+        runPreview(on: graph.processingQueue, work: { try? processor.process(image.value, context: context) })
     }
 }

@@ -11,18 +11,17 @@ import ShashinCore
 /// needs the pixels near the edges. Safe to call from many threads at once; every vips image made
 /// for a call is released before it returns, on success and on every error path.
 package enum VipsProcessing {
-    /// The most pixels a resize may produce: the decoder's default limit, so upscaling cannot
-    /// allocate what a decompression bomb is refused for.
-    package static let maxOutputPixelCount = ImageDecodingContext.defaultMaxPixelCount
-
     /// Resamples `source` (a rectangle inside `bitmap`; the whole image when `nil`) to exactly
     /// `width` × `height`, which may change the aspect ratio: Lanczos 3 (after a box pre-shrink
     /// when shrinking by more than 4×), with alpha premultiplied unless the image is opaque.
+    /// A result over `maxPixelCount` pixels is refused before anything is allocated (the caller's
+    /// limit: the pipeline's configured one for processors, the decoding context's for thumbnails),
+    /// so upscaling cannot allocate what a decompression bomb is refused for.
     /// Shrinks by at most `directShrinkLimit` (default `maxDirectShrink`) go through `shrink`
     /// (one C pass per axis); 0 sends every resize through libvips (tests compare the two paths).
     /// `boxGap` > 0 lets that pass average whole blocks first, leaving at least `boxGap` of the
     /// shrink to Lanczos (thumbnails; the processor keeps the pure Lanczos, 0).
-    package static func resize(_ bitmap: Bitmap, source: PixelRect? = nil, width: Int, height: Int,
+    package static func resize(_ bitmap: Bitmap, source: PixelRect? = nil, width: Int, height: Int, maxPixelCount: Int,
                                directShrinkLimit: Int = maxDirectShrink, boxGap: Double = 0) throws(VipsProcessingError) -> Bitmap {
         let full = PixelRect(width: bitmap.width, height: bitmap.height)
         let source = source ?? full
@@ -32,7 +31,7 @@ package enum VipsProcessing {
         guard source.clamped(toWidth: bitmap.width, height: bitmap.height) == source, !source.isEmpty else {
             throw VipsProcessingError("The source rectangle \(source) is not inside the \(bitmap.width)×\(bitmap.height) image")
         }
-        try checkOutputSize(width: width, height: height)
+        try checkOutputSize(width: width, height: height, maxPixelCount: maxPixelCount)
         if source.width == width, source.height == height {
             return copyPixels(of: bitmap, in: source)
         }
@@ -122,14 +121,14 @@ package enum VipsProcessing {
     }
 
     /// Throws unless a `width` × `height` result is positive, addressable by libvips and within
-    /// `maxOutputPixelCount`.
-    static func checkOutputSize(width: Int, height: Int) throws(VipsProcessingError) {
+    /// `maxPixelCount`.
+    static func checkOutputSize(width: Int, height: Int, maxPixelCount: Int) throws(VipsProcessingError) {
         guard width > 0, height > 0 else {
             throw VipsProcessingError("The target size \(width)×\(height) has no pixels")
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, width <= Int(Int32.max), height <= Int(Int32.max), pixels <= maxOutputPixelCount else {
-            throw VipsProcessingError("The target size \(width)×\(height) is over the limit of \(maxOutputPixelCount) pixels")
+        guard !overflow, width <= Int(Int32.max), height <= Int(Int32.max), pixels <= maxPixelCount else {
+            throw VipsProcessingError("The target size \(width)×\(height) is over the limit of \(maxPixelCount) pixels")
         }
     }
 
