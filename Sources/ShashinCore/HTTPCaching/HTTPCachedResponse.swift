@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// A response from `HTTPCache`: the body, the status and headers, and where it came from.
-public struct HTTPCachedResponse: @unchecked Sendable { // immutable; the HTTPURLResponse is never mutated after creation
+public struct HTTPCachedResponse: Sendable {
     /// Where a response came from.
     public enum Source: String, Sendable, Hashable, CaseIterable {
         /// Stored, used without contacting the server.

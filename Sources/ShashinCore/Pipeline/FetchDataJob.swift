@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// The original bytes of an image and where they came from.
-struct FetchedData: @unchecked Sendable { // immutable; URLResponse is never mutated after delivery
+struct FetchedData: Sendable {
     let data: Data
     let urlResponse: URLResponse?
     let source: ImageResponse.Source
