@@ -141,12 +141,16 @@ extension HTTPCache {
     func refreshInBackground(_ exchange: Exchange, validating stored: StoredEntry) {
         let background = Exchange(request: exchange.request, key: exchange.key, headers: exchange.headers,
                                   maxBytes: exchange.maxBytes, progress: { _, _ in })
+        // A detached task inherits no task locals: the pipeline's redirect schemes go across by hand.
+        let redirectSchemes = RedirectSchemes.allowed
         refreshes.withLock { running in
             guard running[exchange.key] == nil else { return }
             running[exchange.key] = Task.detached(priority: .utility) { [self] in
                 // A slot of the owner's download queue, when it has one: refreshes count against its limit.
                 let release = await backgroundSlot?()
-                _ = try? await fetch(background, validating: stored, conditional: true, errors: [])
+                _ = try? await RedirectSchemes.$allowed.withValue(redirectSchemes) {
+                    try await fetch(background, validating: stored, conditional: true, errors: [])
+                }
                 release?()
                 refreshes.withLock { _ = $0.removeValue(forKey: exchange.key) }
             }
