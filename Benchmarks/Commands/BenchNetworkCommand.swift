@@ -138,8 +138,7 @@ struct BenchNetworkCommand: AsyncParsableCommand {
 
     /// Runs `operation` over `urls` with `concurrency` in flight; every URL must give bytes.
     static func measure(_ urls: [URL], concurrency: Int, _ operation: @escaping @Sendable (URL) async throws -> Int) async throws -> Measurement {
-        let cpuStart = cpuSeconds()
-        let faultsStart = pageFaults()
+        let used = usage()
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Int.self) { group in
             var next = 0
@@ -159,8 +158,9 @@ struct BenchNetworkCommand: AsyncParsableCommand {
         }
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let cpu = cpuSeconds() - cpuStart
-        let faults = pageFaults() - faultsStart
+        let end = usage()
+        let cpu = end.cpuSeconds - used.cpuSeconds
+        let faults = end.pageFaults - used.pageFaults
         return Measurement(rate: Double(urls.count) / seconds, cpuMicrosecondsPerRequest: cpu / Double(urls.count) * 1e6,
                            pageFaultsPerRequest: Double(faults) / Double(urls.count))
     }
@@ -171,19 +171,13 @@ struct BenchNetworkCommand: AsyncParsableCommand {
     private static let RUSAGE_SELF_WHO = RUSAGE_SELF
     #endif
 
-    /// User plus system CPU time of the process so far.
-    static func cpuSeconds() -> Double {
+    /// The process's use so far: user plus system CPU seconds, and minor page faults (pages the
+    /// kernel had to map in); one `getrusage` for both.
+    static func usage() -> (cpuSeconds: Double, pageFaults: Int) {
         var usage = rusage()
         getrusage(RUSAGE_SELF_WHO, &usage)
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
-
-    /// Minor page faults of the process so far (pages the kernel had to map in).
-    static func pageFaults() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF_WHO, &usage)
-        return Int(usage.ru_minflt)
+        return (seconds(usage.ru_utime) + seconds(usage.ru_stime), Int(usage.ru_minflt))
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -169,7 +169,7 @@ struct BenchProgressiveCommand: AsyncParsableCommand {
 
     private func monotonicSeconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-    static func processCPU() -> Double { BenchNetworkCommand.cpuSeconds() }
+    static func processCPU() -> Double { BenchNetworkCommand.usage().cpuSeconds }
 }
 
 /// The platform's decoder, adding up the CPU time of its final decodes and its previews (each

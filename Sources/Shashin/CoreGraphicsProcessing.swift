@@ -42,12 +42,8 @@ enum CoreGraphicsProcessing {
     /// made, so upscaling cannot allocate what a decompression bomb is refused for.
     static func resize(_ image: PlatformImage, source: PixelRect, width: Int, height: Int,
                        maxPixelCount: Int) throws(Failure) -> PlatformImage {
-        guard width > 0, height > 0 else {
-            throw Failure("The target size \(width)×\(height) has no pixels")
-        }
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= maxPixelCount else {
-            throw Failure("The target size \(width)×\(height) is over the limit of \(maxPixelCount) pixels")
+        if let refusal = OutputSize.refusal(width: width, height: height, maxPixelCount: maxPixelCount) {
+            throw Failure(refusal)
         }
         let cgImage = try cgImage(of: image)
         guard let part = cgImage.cropping(to: CGRect(x: source.x, y: source.y, width: source.width, height: source.height)) else {

@@ -27,8 +27,9 @@ final class GraphLock: @unchecked Sendable { // `deferred` is behind `lock`; `ho
             holder.set(true)
             defer { holder.set(false) }
             let result = Result<T, E> { () throws(E) -> T in try body() }
-            defer { deferred = [] }
-            return (result, deferred)
+            let after = deferred
+            deferred = []
+            return (result, after)
         }
         for work in after { work() }
         return try result.get()

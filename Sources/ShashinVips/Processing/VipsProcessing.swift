@@ -123,12 +123,8 @@ package enum VipsProcessing {
     /// Throws unless a `width` × `height` result is positive, addressable by libvips and within
     /// `maxPixelCount`.
     static func checkOutputSize(width: Int, height: Int, maxPixelCount: Int) throws(VipsProcessingError) {
-        guard width > 0, height > 0 else {
-            throw VipsProcessingError("The target size \(width)×\(height) has no pixels")
-        }
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, width <= Int(Int32.max), height <= Int(Int32.max), pixels <= maxPixelCount else {
-            throw VipsProcessingError("The target size \(width)×\(height) is over the limit of \(maxPixelCount) pixels")
+        if let refusal = OutputSize.refusal(width: width, height: height, maxPixelCount: maxPixelCount, maxSide: Int(Int32.max)) {
+            throw VipsProcessingError(refusal)
         }
     }
 
