@@ -35,6 +35,9 @@ let declaresVips = !appleShape
 /// URLSession (on Linux URLSession is libcurl behind swift-corelibs-foundation, and slow).
 let asyncHTTPClientPlatforms: [Platform] = [.linux]
 
+/// Apple's platforms, for what only they build.
+let applePlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS]
+
 let package = Package(
     name: "Shashin",
     platforms: [.iOS(.v15), .macOS(.v12)],
@@ -53,6 +56,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        // The HTTPS certificate on Apple platforms only (Linux makes it with OpenSSL's libcrypto):
+        // fetched everywhere, compiled there.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
@@ -139,10 +144,20 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
+                // The HTTPS listener's certificate: the system's OpenSSL on Linux (one BoringSSL
+                // to compile, swift-nio-ssl's, not a second one for swift-crypto); swift-certificates
+                // on Apple platforms, which have no system OpenSSL.
+                .target(name: "CSelfSignedCertificate", condition: .when(platforms: [.linux])),
+                .product(name: "X509", package: "swift-certificates", condition: .when(platforms: applePlatforms)),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: applePlatforms)),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(platforms: applePlatforms)),
             ]
+        ),
+
+        // A P-256 key and a self-signed certificate made with OpenSSL's libcrypto (libssl-dev).
+        .target(
+            name: "CSelfSignedCertificate",
+            linkerSettings: [.linkedLibrary("crypto")]
         ),
 
         // The demo's scripted scroll, its recordings and their scoring: a library so tests reach them.
@@ -263,11 +278,25 @@ if !declaresVips {
     }
 }
 
+#if canImport(Darwin)
+// Apple platforms have no system OpenSSL: the test server's certificate comes from
+// swift-certificates there, and the C target that calls libcrypto is not declared.
+package.targets = package.targets.filter { $0.name != "CSelfSignedCertificate" }
+for target in package.targets {
+    target.dependencies = target.dependencies.filter {
+        switch $0 {
+        case .targetItem(let name, _), .byNameItem(let name, _): name != "CSelfSignedCertificate"
+        default: true
+        }
+    }
+}
+#endif
+
 if appleShape {
     // The Apple-only tests are empty without ImageIO: nothing to compile. The pipeline-cost
     // benchmark makes a `Bitmap` its decoder's image, as on Linux only.
     package.targets = package.targets.filter { $0.name != "ShashinAppleTests" && $0.name != "PipelineCostBench" }
-    for target in package.targets where target.type != .system {
+    for target in package.targets where target.type != .system && target.name != "CSelfSignedCertificate" {
         target.swiftSettings = (target.swiftSettings ?? []) + [.define("SHASHIN_APPLE_SHAPE")]
     }
 }

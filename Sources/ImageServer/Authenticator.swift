@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import ShashinCore
 
@@ -126,10 +125,10 @@ final class Authenticator: Sendable {
     }
 
     static func hash(_ algorithm: Authentication.DigestAlgorithm, _ text: String) -> String {
-        let bytes = Data(text.utf8)
+        let bytes = Array(text.utf8)
         switch algorithm {
-        case .md5: return Hex.lowercase(Insecure.MD5.hash(data: bytes))
-        case .sha256: return Hex.lowercase(Crypto.SHA256.hash(data: bytes))
+        case .md5: return Hex.lowercase(MD5.digest(bytes))
+        case .sha256: return Hex.lowercase(bytes.withUnsafeBytes { SHA256.digest($0) })
         }
     }
 

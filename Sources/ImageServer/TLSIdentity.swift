@@ -1,14 +1,22 @@
+#if os(Linux)
+import CSelfSignedCertificate
+#else
 import Crypto
-import Foundation
-import NIOSSL
 import SwiftASN1
 import X509
+#endif
+import Foundation
+import NIOSSL
 
 /// The HTTPS listener's key and self-signed certificate, made when the server first starts with
 /// HTTPS: a P-256 key, valid from an hour ago for 30 days, for `127.0.0.1`, `::1` and `localhost`,
 /// server authentication only. It has no Key Usage extension: a client trusting the certificate
 /// itself checks it as its own issuer, and BoringSSL and OpenSSL refuse an issuer whose Key Usage
 /// lacks `keyCertSign`, which a server certificate should not claim.
+///
+/// On Linux the system's OpenSSL (libcrypto) makes them, so the package compiles no second copy
+/// of BoringSSL (swift-crypto's) beside swift-nio-ssl's; on Apple platforms swift-certificates and
+/// swift-crypto do.
 struct TLSIdentity: Sendable {
     let certificatePEM: String
     let certificateDER: Data
@@ -17,11 +25,48 @@ struct TLSIdentity: Sendable {
     /// Protocols offered by ALPN, preferred first.
     static let applicationProtocols = ["h2", "http/1.1"]
 
+    static let commonName = "Shashin ImageServer"
+    static let organization = "Shashin tests"
+
+    /// A context serving `certificatePEM` with `privateKeyPEM`, offering `applicationProtocols`.
+    private init(certificatePEM: String, certificateDER: Data, privateKeyPEM: String) throws {
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(certificateDER), format: .der))],
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem))
+        )
+        configuration.applicationProtocols = Self.applicationProtocols
+        self.certificatePEM = certificatePEM
+        self.certificateDER = certificateDER
+        self.sslContext = try NIOSSLContext(configuration: configuration)
+    }
+
+    #if os(Linux)
+    /// Why OpenSSL could not make the identity.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func make() throws -> TLSIdentity {
+        var certificate: UnsafeMutablePointer<CChar>?
+        var key: UnsafeMutablePointer<CChar>?
+        var message = [CChar](repeating: 0, count: 256)
+        let made = shashin_make_self_signed_certificate(commonName, organization, -3600, 30 * 86400,
+                                                        &certificate, &key, &message, UInt(message.count))
+        defer { free(certificate); free(key) }
+        guard made == 1, let certificate, let key else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)
+            throw Failure(description: "OpenSSL could not make the test server's certificate: \(reason)")
+        }
+        let certificatePEM = String(cString: certificate)
+        let der = try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem).toDERBytes()
+        return try TLSIdentity(certificatePEM: certificatePEM, certificateDER: Data(der), privateKeyPEM: String(cString: key))
+    }
+    #else
     static func make() throws -> TLSIdentity {
         let key = P256.Signing.PrivateKey()
         let name = try DistinguishedName {
-            CommonName("Shashin ImageServer")
-            OrganizationName("Shashin tests")
+            CommonName(commonName)
+            OrganizationName(organization)
         }
         let now = Date()
         let certificate = try Certificate(
@@ -45,12 +90,8 @@ struct TLSIdentity: Sendable {
             issuerPrivateKey: Certificate.PrivateKey(key)
         )
         let document = try certificate.serializeAsPEM()
-        var configuration = TLSConfiguration.makeServerConfiguration(
-            certificateChain: [.certificate(try NIOSSLCertificate(bytes: document.derBytes, format: .der))],
-            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem))
-        )
-        configuration.applicationProtocols = applicationProtocols
-        return TLSIdentity(certificatePEM: document.pemString, certificateDER: Data(document.derBytes),
-                           sslContext: try NIOSSLContext(configuration: configuration))
+        return try TLSIdentity(certificatePEM: document.pemString, certificateDER: Data(document.derBytes),
+                               privateKeyPEM: key.pemRepresentation)
     }
+    #endif
 }

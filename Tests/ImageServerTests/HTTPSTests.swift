@@ -84,6 +84,26 @@ struct HTTPSTests {
         }
     }
 
+    @Test func theCertificateNamesLoopbackAndLastsThirtyDaysFromAnHourAgo() async throws {
+        try await withHTTPSServer { _, pem in
+            let certificate = try NIOSSLCertificate(bytes: Array(pem.utf8), format: .pem)
+            let now = Int(Date().timeIntervalSince1970)
+            #expect(abs(Int(certificate.notValidBefore) - (now - 3600)) < 120)
+            #expect(abs(Int(certificate.notValidAfter) - (now + 30 * 86400)) < 120)
+            var dnsNames: [String] = [], addresses: [[UInt8]] = []
+            for name in certificate._subjectAlternativeNames() {
+                let bytes = name.contents.withUnsafeBufferPointer { Array($0) }
+                switch name.nameType {
+                case .dnsName: dnsNames.append(String(decoding: bytes, as: UTF8.self))
+                case .ipAddress: addresses.append(bytes)
+                default: Issue.record("an unexpected subject alternative name: \(name.nameType)")
+                }
+            }
+            #expect(dnsNames == ["localhost"])
+            #expect(addresses == [[127, 0, 0, 1], [UInt8](repeating: 0, count: 15) + [1]])
+        }
+    }
+
     @Test func keepsItsCertificateAndPortAcrossARestart() async throws {
         let server = ImageServer(httpsPort: 0)
         try await server.start()
