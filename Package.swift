@@ -36,7 +36,7 @@ let declaresVips = !appleShape
 let asyncHTTPClientPlatforms: [Platform] = [.linux]
 
 /// Apple's platforms, for what only they build.
-let applePlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS]
+let applePlatforms: [Platform] = [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .visionOS]
 
 let package = Package(
     name: "Shashin",

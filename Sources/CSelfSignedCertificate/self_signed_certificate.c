@@ -101,7 +101,7 @@ done:
             if (code != 0) {
                 ERR_error_string_n(code, error, (size_t)error_size);
             } else {
-                strncpy(error, "out of memory", (size_t)error_size - 1);
+                strncpy(error, "no OpenSSL error queued (out of memory?)", (size_t)error_size - 1);
                 error[error_size - 1] = '\0';
             }
         }

@@ -1,9 +1,11 @@
 #if os(Linux)
 import CSelfSignedCertificate
-#else
+#elseif canImport(Darwin)
 import Crypto
 import SwiftASN1
 import X509
+#else
+#error("The test server makes its certificate with OpenSSL on Linux and swift-certificates on Apple platforms; this platform has neither.")
 #endif
 import Foundation
 import NIOSSL
@@ -61,7 +63,7 @@ struct TLSIdentity: Sendable {
         let der = try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem).toDERBytes()
         return try TLSIdentity(certificatePEM: certificatePEM, certificateDER: Data(der), privateKeyPEM: String(cString: key))
     }
-    #else
+    #elseif canImport(Darwin)
     static func make() throws -> TLSIdentity {
         let key = P256.Signing.PrivateKey()
         let name = try DistinguishedName {

@@ -24,7 +24,8 @@ struct OutputSizeTests {
 
     @Test func aSideOverWhatThePlatformAddressesIsRefused() {
         let side = Int(Int32.max) + 1
-        #expect(OutputSize.refusal(width: side, height: 1, maxPixelCount: .max, maxSide: Int(Int32.max)) != nil)
+        #expect(OutputSize.refusal(width: side, height: 1, maxPixelCount: .max, maxSide: Int(Int32.max))
+            == "The target size \(side)×1 has a side over 2147483647 pixels")
         #expect(OutputSize.refusal(width: side, height: 1, maxPixelCount: .max) == nil)
     }
 }

@@ -9,8 +9,11 @@ package enum OutputSize {
         guard width > 0, height > 0 else {
             return "The target size \(width)×\(height) has no pixels"
         }
+        guard width <= maxSide, height <= maxSide else {
+            return "The target size \(width)×\(height) has a side over \(maxSide) pixels"
+        }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, width <= maxSide, height <= maxSide, pixels <= maxPixelCount else {
+        guard !overflow, pixels <= maxPixelCount else {
             return "The target size \(width)×\(height) is over the limit of \(maxPixelCount) pixels"
         }
         return nil
