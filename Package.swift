@@ -263,33 +263,27 @@ if coreOnly {
     package.targets = package.targets.filter { ["ShashinCore", "CSQLite", "FuzzProbes", "ShashinCoreTests", "PipelineCostBench"].contains($0.name) }
 }
 
-if !declaresVips {
-    let vipsTargets: Set<String> = [
-        "CVips", "CImageKernels", "CLibJPEG", "CLCMS2", "CZlib", "ShashinVips", "ShashinVipsTests",
-    ]
-    package.targets = package.targets.filter { !vipsTargets.contains($0.name) }
+/// Leaves the targets named `names` out of the package, and out of every other target's dependencies.
+@MainActor func removeTargets(_ names: Set<String>) {
+    package.targets = package.targets.filter { !names.contains($0.name) }
     for target in package.targets {
         target.dependencies = target.dependencies.filter {
             switch $0 {
-            case .targetItem(let name, _), .byNameItem(let name, _): !vipsTargets.contains(name)
+            case .targetItem(let name, _), .byNameItem(let name, _): !names.contains(name)
             default: true
             }
         }
     }
 }
 
+if !declaresVips {
+    removeTargets(["CVips", "CImageKernels", "CLibJPEG", "CLCMS2", "CZlib", "ShashinVips", "ShashinVipsTests"])
+}
+
 #if canImport(Darwin)
 // Apple platforms have no system OpenSSL: the test server's certificate comes from
 // swift-certificates there, and the C target that calls libcrypto is not declared.
-package.targets = package.targets.filter { $0.name != "CSelfSignedCertificate" }
-for target in package.targets {
-    target.dependencies = target.dependencies.filter {
-        switch $0 {
-        case .targetItem(let name, _), .byNameItem(let name, _): name != "CSelfSignedCertificate"
-        default: true
-        }
-    }
-}
+removeTargets(["CSelfSignedCertificate"])
 #endif
 
 if appleShape {

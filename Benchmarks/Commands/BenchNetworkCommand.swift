@@ -138,7 +138,7 @@ struct BenchNetworkCommand: AsyncParsableCommand {
 
     /// Runs `operation` over `urls` with `concurrency` in flight; every URL must give bytes.
     static func measure(_ urls: [URL], concurrency: Int, _ operation: @escaping @Sendable (URL) async throws -> Int) async throws -> Measurement {
-        let used = usage()
+        let before = usage()
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Int.self) { group in
             var next = 0
@@ -158,9 +158,9 @@ struct BenchNetworkCommand: AsyncParsableCommand {
         }
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let end = usage()
-        let cpu = end.cpuSeconds - used.cpuSeconds
-        let faults = end.pageFaults - used.pageFaults
+        let after = usage()
+        let cpu = after.cpuSeconds - before.cpuSeconds
+        let faults = after.pageFaults - before.pageFaults
         return Measurement(rate: Double(urls.count) / seconds, cpuMicrosecondsPerRequest: cpu / Double(urls.count) * 1e6,
                            pageFaultsPerRequest: Double(faults) / Double(urls.count))
     }

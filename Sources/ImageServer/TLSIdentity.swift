@@ -30,15 +30,16 @@ struct TLSIdentity: Sendable {
     static let commonName = "Shashin ImageServer"
     static let organization = "Shashin tests"
 
-    /// A context serving `certificatePEM` with `privateKeyPEM`, offering `applicationProtocols`.
-    private init(certificatePEM: String, certificateDER: Data, privateKeyPEM: String) throws {
+    /// A context serving `certificate` (whose PEM text is `certificatePEM`) with `privateKeyPEM`,
+    /// offering `applicationProtocols`.
+    private init(certificate: NIOSSLCertificate, certificatePEM: String, privateKeyPEM: String) throws {
         var configuration = TLSConfiguration.makeServerConfiguration(
-            certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(certificateDER), format: .der))],
+            certificateChain: [.certificate(certificate)],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem))
         )
         configuration.applicationProtocols = Self.applicationProtocols
         self.certificatePEM = certificatePEM
-        self.certificateDER = certificateDER
+        self.certificateDER = Data(try certificate.toDERBytes())
         self.sslContext = try NIOSSLContext(configuration: configuration)
     }
 
@@ -60,8 +61,8 @@ struct TLSIdentity: Sendable {
             throw Failure(description: "OpenSSL could not make the test server's certificate: \(reason)")
         }
         let certificatePEM = String(cString: certificate)
-        let der = try NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem).toDERBytes()
-        return try TLSIdentity(certificatePEM: certificatePEM, certificateDER: Data(der), privateKeyPEM: String(cString: key))
+        return try TLSIdentity(certificate: NIOSSLCertificate(bytes: Array(certificatePEM.utf8), format: .pem),
+                               certificatePEM: certificatePEM, privateKeyPEM: String(cString: key))
     }
     #elseif canImport(Darwin)
     static func make() throws -> TLSIdentity {
@@ -92,8 +93,8 @@ struct TLSIdentity: Sendable {
             issuerPrivateKey: Certificate.PrivateKey(key)
         )
         let document = try certificate.serializeAsPEM()
-        return try TLSIdentity(certificatePEM: document.pemString, certificateDER: Data(document.derBytes),
-                               privateKeyPEM: key.pemRepresentation)
+        return try TLSIdentity(certificate: NIOSSLCertificate(bytes: document.derBytes, format: .der),
+                               certificatePEM: document.pemString, privateKeyPEM: key.pemRepresentation)
     }
     #endif
 }
