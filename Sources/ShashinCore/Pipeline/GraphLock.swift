@@ -10,7 +10,7 @@ import Foundation
 /// decoder's session closing) is handed to `afterUnlock` and runs once the lock is released, so a
 /// thread waiting for the lock never waits for the app's code.
 final class GraphLock: @unchecked Sendable { // `deferred` is behind `lock`; `holder` is per thread
-    private let lock = NSLock()
+    private let lock = Lock()
     /// Marks the thread holding `lock`: a thread-specific value, set while it holds it.
     private let holder = ThreadMark()
     /// Work to run when the current holder releases the lock.

@@ -9,7 +9,7 @@ final class WorkQueue: @unchecked Sendable { // `pending`, `running` and every i
 
     let name: String
     let maxConcurrent: Int
-    private let lock = NSLock()
+    private let lock = Lock()
     private var pending: [[WorkItem]] = Array(repeating: [], count: Priority.allCases.count)
     private var running = 0
 

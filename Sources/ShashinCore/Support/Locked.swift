@@ -14,7 +14,7 @@ import Foundation
 /// A value behind an `NSLock` (`Mutex` needs macOS 15 / iOS 18; we support older systems).
 /// `package`: the ImageServer keeps its state in these too.
 package final class Locked<Value>: @unchecked Sendable { // every access to `value` holds `lock`
-    private let lock = NSLock()
+    private let lock = Lock()
     private var value: Value
 
     package init(_ value: Value) { self.value = value }
@@ -22,9 +22,7 @@ package final class Locked<Value>: @unchecked Sendable { // every access to `val
     /// Runs `body` with the value, holding the lock; the error keeps its type.
     @discardableResult
     package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
+        try lock.locked { () throws(E) -> R in try body(&value) }
     }
 
     package var current: Value { withLock { $0 } }
