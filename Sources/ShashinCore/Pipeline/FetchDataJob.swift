@@ -27,13 +27,12 @@ final class FetchDataJob: Job<FetchedData> {
     nonisolated let request: ImageRequest
     private var workItem: WorkItem?
     private var preparation: Task<Void, Never>?
-    /// `wantsProgress`, for the loader's threads.
-    private nonisolated let progressWanted = Locked(false)
-    /// The loader's latest progress not yet sent to the subscribers. Reports cross to the graph
-    /// with `GraphActor.async` (the loader may call from under a lock of its own), and the end of
-    /// the download with `GraphActor.sync`, which can overtake them: the end sends what is
-    /// pending first, and a report that arrives later finds nothing to send.
-    private nonisolated let pendingProgress = Locked<ImageTask.Progress?>(nil)
+    /// For the loader's threads: `wantsProgress`, and the loader's latest progress not yet sent
+    /// to the subscribers. Reports cross to the graph with `GraphActor.async` (the loader may call
+    /// from under a lock of its own), and the end of the download with `GraphActor.sync`, which
+    /// can overtake them: the end sends what is pending first, and a report that arrives later
+    /// finds nothing to send.
+    private nonisolated let progressState = Locked<(wanted: Bool, pending: ImageTask.Progress?)>((false, nil))
 
     init(graph: JobGraph, request: ImageRequest) {
         self.request = request
@@ -133,7 +132,7 @@ final class FetchDataJob: Job<FetchedData> {
     }
 
     override func didChangeProgressInterest(_ wanted: Bool) {
-        progressWanted.withLock { $0 = wanted }
+        progressState.withLock { $0.wanted = wanted }
     }
 
     private func enqueueDownload(_ plan: HTTPCache.Plan, enqueuedAt: TimeInterval, timings: ImageTimings) {
@@ -173,9 +172,9 @@ final class FetchDataJob: Job<FetchedData> {
 
     /// Sends the loader's latest progress, if not sent yet.
     private func sendPendingProgress() {
-        let progress = pendingProgress.withLock { pending -> ImageTask.Progress? in
-            defer { pending = nil }
-            return pending
+        let progress = progressState.withLock { state -> ImageTask.Progress? in
+            defer { state.pending = nil }
+            return state.pending
         }
         if let progress { send(progress: progress) }
     }
@@ -191,10 +190,14 @@ final class FetchDataJob: Job<FetchedData> {
     }
 
     private nonisolated func download(_ plan: HTTPCache.Plan) async throws -> FetchedData {
-        let progressWanted = progressWanted, pendingProgress = pendingProgress
+        let progressState = progressState
         let progress: @Sendable (Int64, Int64) -> Void = { [weak self] received, expected in
-            guard progressWanted.current, let self else { return }
-            pendingProgress.withLock { $0 = ImageTask.Progress(completed: received, total: expected) }
+            let kept = progressState.withLock { state -> Bool in
+                guard state.wanted else { return false }
+                state.pending = ImageTask.Progress(completed: received, total: expected)
+                return true
+            }
+            guard kept, let self else { return }
             GraphActor.async { self.sendPendingProgress() }
         }
         if let partials = graph.partialBodies, let request = Self.resumableRequest(in: plan),

@@ -1,36 +1,30 @@
+import Foundation
 #if os(Linux)
 import Synchronization
-#else
-import Foundation
 #endif
 
-/// The package's mutual exclusion for short critical sections.
+/// The package's mutual exclusion for short critical sections, held inline by its owner (no
+/// allocation of its own on Linux); entered with `locked { }`.
 ///
 /// On Linux it is the standard library's `Mutex`, which spins a little before it sleeps in the
 /// kernel: the pipeline's sections last well under a microsecond, and a thread that finds one
-/// held gets it sooner by spinning than by a futex sleep and wake-up (the pipeline's own cost per
-/// request fell by a quarter; BENCHMARKS.md, "The pipeline's own cost per cold request").
-/// Elsewhere it is `NSLock`: `Mutex` needs macOS 15 / iOS 18, and Apple's lock already spins.
-package final class Lock: Sendable {
+/// held gets it sooner by spinning than by a futex sleep and wake-up (BENCHMARKS.md, "The
+/// pipeline's own cost per cold request"). Elsewhere it is `NSLock`: `Mutex` needs macOS 15 /
+/// iOS 18.
 #if os(Linux)
-    private let mutex = Mutex(())
-#else
-    private let lock = NSLock()
-#endif
+package typealias Lock = Mutex<Void>
 
-    package init() {}
+extension Mutex where Value == Void {
+    package init() { self.init(()) }
 
     /// Runs `body` holding the lock; the error keeps its type.
     @inline(__always)
     package func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-#if os(Linux)
         var result: R?
-        try mutex.withLock { (_: inout Void) throws(E) -> Void in result = try body() }
+        try withLock { (_: inout Void) throws(E) -> Void in result = try body() }
         return result!
-#else
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
-#endif
     }
 }
+#else
+package typealias Lock = NSLock
+#endif

@@ -2,8 +2,8 @@ import Foundation
 
 // The package's locking, one way per need:
 // - `Locked<Value>` when one lock guards one value (a struct of fields, when they change together);
-// - `NSLock.locked { }` when a class's lock guards several stored properties that its methods
-//   reach by name (`DiskStore`, `WorkQueue`);
+// - `Lock.locked { }` (Lock.swift) when a class's lock guards several stored properties that its
+//   methods reach by name (`DiskStore`, `WorkQueue`, `GraphLock`);
 // - `NSCondition`, through the same `locked { }`, where a thread waits for a change
 //   (`DecodeMemoryBudget`);
 // - a `DispatchSemaphore` where one thread waits for another to end (`MemoryPressureMonitor`'s
@@ -11,8 +11,9 @@ import Foundation
 // Every target of the package uses these, the AsyncHTTPClient loader included.
 // No bare `lock()`/`unlock()` pairs: a closure cannot leave the lock held on an early exit.
 
-/// A value behind an `NSLock` (`Mutex` needs macOS 15 / iOS 18; we support older systems).
-/// `package`: the ImageServer keeps its state in these too.
+/// A value behind a `Lock` (on Linux the standard library's `Mutex`, held inline; `NSLock` on
+/// Apple platforms, where `Mutex` needs macOS 15 / iOS 18). `package`: the ImageServer keeps its
+/// state in these too.
 package final class Locked<Value>: @unchecked Sendable { // every access to `value` holds `lock`
     private let lock = Lock()
     private var value: Value

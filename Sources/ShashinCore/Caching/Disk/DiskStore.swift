@@ -31,7 +31,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     /// The last damage repaired (a damaged index moved aside), on opening or since; under `lock`.
     private var repairedDamage: DiskCacheError?
 
-    let lock = NSLock()
+    let lock = Lock()
     /// Replaced by an empty index when this one turns out damaged (`withIndex`); under `lock`.
     private(set) var index: DiskIndex
     var limits: Limits
