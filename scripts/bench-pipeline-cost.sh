@@ -10,6 +10,7 @@
 #   scripts/bench-pipeline-cost.sh                        # main against the working tree
 #   BASE=5c8617c ROUNDS=6 REQUESTS=20000 PASSES=3 WINDOW=1 scripts/bench-pipeline-cost.sh
 #   MODE=data scripts/bench-pipeline-cost.sh              # pipeline.data(for:): no decoder, no image job
+#   MODE=hit REQUESTS=20000 scripts/bench-pipeline-cost.sh  # memory-cache hits (REQUESTS × 100 a pass)
 #   SMOKE=1 scripts/bench-pipeline-cost.sh                # the debug build alone, 200 requests a mode
 #
 # WINDOW is how many requests are in flight: 1 (default) loads one after another, so each hop
@@ -41,6 +42,7 @@ if [[ "${SMOKE:-0}" == 1 ]]; then
     "${SWIFT:-swift}" build --product PipelineCostBench >/dev/null
     "$("${SWIFT:-swift}" build --show-bin-path)/PipelineCostBench" 200 1 4
     "$("${SWIFT:-swift}" build --show-bin-path)/PipelineCostBench" 200 1 4 data
+    "$("${SWIFT:-swift}" build --show-bin-path)/PipelineCostBench" 20 1 1 hit
     exit 0
 fi
 head_bin=$(build "$root" "$DIR/head")
@@ -89,7 +91,9 @@ for field, name in (("cpu_microseconds_per_request", "CPU µs"), ("wall_microsec
     for side, label in (("base", sys.argv[2]), ("head", "working tree")):
         low, median, high = figures(side, "pipeline", field)
         direct = figures(side, "direct", field)[1]
-        line.append(f"{label} {low:.1f}–{high:.1f} (median {median:.1f}; direct {direct:.1f}; pipeline's own {median - direct:.1f})")
+        places = 3 if high < 1 else 1  # memory hits are fractions of a microsecond
+        line.append(f"{label} {low:.{places}f}–{high:.{places}f} (median {median:.{places}f}; direct {direct:.{places}f}; "
+                    f"pipeline's own {median - direct:.{places}f})")
     base, head = figures("base", "pipeline", field)[1] - figures("base", "direct", field)[1], \
         figures("head", "pipeline", field)[1] - figures("head", "direct", field)[1]
     ratio = f"{head / base:.2f}×" if base > 0 else "— (base's own share is 0)"

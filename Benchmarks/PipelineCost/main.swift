@@ -14,7 +14,11 @@ import ShashinCore
 // progress report, no memory cache, 6 downloads at once. Prints one JSON line per pass with the
 // CPU time (user + system, `getrusage`), the wall time and the voluntary context switches per
 // request, for the pipeline and for the same loader (and decoder) called directly (`path`). The
-// first pass warms up and is not printed. Built in release by `scripts/bench-pipeline-cost`.
+// first pass warms up and is not printed. With `hit`: the memory-cache hit, `pipeline.loadImage`
+// answering `.cached` for one image among 500 in the memory cache, one call after another on one
+// thread (`requests` × 100 calls a pass), against a dictionary behind an `NSLock` looked up with
+// the same key (`direct`); the figures are then per call. Built in release by
+// `scripts/bench-pipeline-cost`.
 
 /// Answers every request at once with the same body and a 200: 64 bytes for images; for `data`,
 /// 50 KB with its `Content-Length` and one progress report, as the NetworkPath `overhead`
@@ -77,6 +81,8 @@ let passes = arguments.dropFirst().first ?? 5
 let window = max(1, arguments.dropFirst(2).first ?? 1)
 /// `data`: `pipeline.data(for:)` and the loader alone (no decoding); otherwise images.
 let dataOnly = CommandLine.arguments.contains("data")
+/// `hit`: memory-cache hits, against a locked dictionary.
+let memoryHit = CommandLine.arguments.contains("hit")
 
 var configuration = ImagePipeline.Configuration(decoder: InstantDecoder())
 configuration.dataLoader = InstantLoader(dataOnly: dataOnly)
@@ -109,6 +115,47 @@ func measure(_ urls: [URL], _ load: @escaping @Sendable (URL) async throws -> In
     let count = Double(urls.count)
     return ((after.cpuSeconds - before.cpuSeconds) / count * 1e6, wall / count * 1e6,
             Double(after.switches - before.switches) / count)
+}
+
+/// The CPU and wall time per call of `body`, called `count` times on this thread.
+func measureCalls(_ count: Int, _ body: () -> Bool) -> (cpu: Double, wall: Double, switches: Double) {
+    let before = usage()
+    let wallBefore = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<count { precondition(body(), "expected a hit") }
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - wallBefore) / 1e9
+    let after = usage()
+    return ((after.cpuSeconds - before.cpuSeconds) / Double(count) * 1e6, wall / Double(count) * 1e6,
+            Double(after.switches - before.switches) / Double(count))
+}
+
+if memoryHit {
+    let urls = (0..<501).map { URL(string: "https://bench.invalid/hit/\($0).png")! }
+    for url in urls { _ = try await pipeline.image(for: url) }
+    let request = ImageRequest(url: urls[250])
+    let key = request.cacheKey
+    let lock = NSLock()
+    var images: [ImageCacheKey: PlatformImage] = [:]
+    for url in urls { images[ImageRequest(url: url).cacheKey] = try await pipeline.image(for: url) }
+    for pass in 0...passes {
+        let viaPipeline = measureCalls(requests * 100) {
+            guard case .cached(let response) = pipeline.loadImage(request) else { return false }
+            return response.image.pixelWidth == 1
+        }
+        let direct = measureCalls(requests * 100) {
+            lock.lock()
+            defer { lock.unlock() }
+            return images[key]?.pixelWidth == 1
+        }
+        guard pass > 0 else { continue }
+        for (path, figures) in [("pipeline", viaPipeline), ("direct", direct)] {
+            func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+            let line = Pass(mode: "hit", path: path, pass: pass, requests: requests * 100, window: 1,
+                            cpuMicrosecondsPerRequest: rounded(figures.cpu), wallMicrosecondsPerRequest: rounded(figures.wall),
+                            voluntarySwitchesPerRequest: rounded(figures.switches))
+            print(String(decoding: try encoder.encode(line), as: UTF8.self))
+        }
+    }
+    exit(0)
 }
 
 let loader = InstantLoader(dataOnly: dataOnly)
