@@ -174,6 +174,7 @@ final class FetchDataJob: Job<FetchedData> {
     /// slot freed by a finished download, the main thread, a dispatch thread, a start nested in
     /// such a first step, an image job's download) it begins on the Swift pool.
     private nonisolated static func start(_ run: @escaping @Sendable () async -> Void, for item: WorkItem, inPlace: Bool) {
+#if compiler(>=6.2) // Task.immediate
         if inPlace, GraphActor.exclusion.isHeldByCurrentThread, !startingInPlace.isSet, !Thread.isMainThread,
            withUnsafeCurrentTask(body: { $0 != nil }),
            #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
@@ -183,10 +184,11 @@ final class FetchDataJob: Job<FetchedData> {
                 startingInPlace.set(false)
                 item.onCancel { task.cancel() }
             }
-        } else {
-            let task = Task(operation: run)
-            item.onCancel { task.cancel() }
+            return
         }
+#endif
+        let task = Task(operation: run)
+        item.onCancel { task.cancel() }
     }
 
     /// Downloads as `plan` says, frees the network slot, and ends the job with the outcome.
