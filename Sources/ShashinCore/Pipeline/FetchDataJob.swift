@@ -32,11 +32,22 @@ final class FetchDataJob: Job<FetchedData> {
     /// from under a lock of its own), and the end of the download with `GraphActor.sync`, which
     /// can overtake them: the end sends what is pending first, and a report that arrives later
     /// finds nothing to send.
+    /// Set while a caller that awaits only this job's bytes subscribes (`subscribeAwaiting`): a
+    /// download that subscription starts may begin on the caller's thread.
+    private var startsInPlace = false
     private nonisolated let progressState = Locked<(wanted: Bool, pending: ImageTask.Progress?)>((false, nil))
 
     init(graph: JobGraph, request: ImageRequest) {
         self.request = request
         super.init(graph: graph)
+    }
+
+    /// Subscribes a caller that awaits nothing but this job's outcome (`data(for:)`): the
+    /// download, if this subscription starts it, begins on the caller's thread (`start(_:for:inPlace:)`).
+    func subscribeAwaiting(priority: Priority, handler: @escaping Handler) -> JobSubscription? {
+        startsInPlace = true
+        defer { startsInPlace = false }
+        return subscribe(priority: priority, wantsProgress: false, handler: handler)
     }
 
     override func start() {
@@ -144,29 +155,63 @@ final class FetchDataJob: Job<FetchedData> {
             let preview = FetchedData(data: prefix, urlResponse: nil, source: .network, timings: ImageTimings(), scanEnd: scanEnd)
             GraphActor.async { self.send(preview: preview) }
         } : nil
+        let inPlace = startsInPlace
         workItem = graph.networkQueue.enqueue(priority: priority) { [self] item in
-            let task = Task {
-                let startedAt = monotonicNow()
-                let result: Result<FetchedData, any Error>
-                do {
-                    var timings = timings
-                    timings.queued = startedAt - enqueuedAt - timings.disk
-                    let fetched = try await download(plan, feedingPreviews: feed)
-                    feed?.close()
-                    timings.network = monotonicNow() - startedAt
-                    result = .success(fetched.with(timings: timings))
-                } catch {
-                    feed?.close()
-                    result = .failure(Self.pipelineError(from: error))
-                }
-                item.finish()
-                // On this thread (see `GraphActor`): the result reaches its waiters without a thread hop.
-                GraphActor.sync {
-                    self.sendPendingProgress()
-                    self.finish(result)
-                }
+            let run: @Sendable () async -> Void = { [self] in
+                await runDownload(plan, item: item, feed: feed, enqueuedAt: enqueuedAt, timings: timings)
             }
-            item.onCancel { task.cancel() }
+            Self.start(run, for: item, inPlace: inPlace)
+        }
+    }
+
+    /// Marks a thread running a download's first steps in place, so that a download started
+    /// from inside them goes to the Swift pool instead of nesting deeper.
+    private nonisolated static let startingInPlace = ThreadMark()
+
+    /// Starts `run` as a task of its own. Started `inPlace`, by a subscriber that is a Swift task
+    /// off the main thread, it begins on the subscriber's thread once the graph is released and
+    /// runs there until the loader first waits, so no thread is woken to start it. Otherwise (a
+    /// slot freed by a finished download, the main thread, a dispatch thread, a start nested in
+    /// such a first step, an image job's download) it begins on the Swift pool.
+    private nonisolated static func start(_ run: @escaping @Sendable () async -> Void, for item: WorkItem, inPlace: Bool) {
+#if compiler(>=6.2) // Task.immediate
+        if inPlace, GraphActor.exclusion.isHeldByCurrentThread, !startingInPlace.isSet, !Thread.isMainThread,
+           withUnsafeCurrentTask(body: { $0 != nil }),
+           #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            GraphActor.afterUnlock {
+                startingInPlace.set(true)
+                let task = Task.immediate(operation: run)
+                startingInPlace.set(false)
+                item.onCancel { task.cancel() }
+            }
+            return
+        }
+#endif
+        let task = Task(operation: run)
+        item.onCancel { task.cancel() }
+    }
+
+    /// Downloads as `plan` says, frees the network slot, and ends the job with the outcome.
+    private nonisolated func runDownload(_ plan: HTTPCache.Plan, item: WorkItem, feed: PreviewFeed?,
+                                         enqueuedAt: TimeInterval, timings: ImageTimings) async {
+        let startedAt = monotonicNow()
+        let result: Result<FetchedData, any Error>
+        do {
+            var timings = timings
+            timings.queued = startedAt - enqueuedAt - timings.disk
+            let fetched = try await download(plan, feedingPreviews: feed)
+            feed?.close()
+            timings.network = monotonicNow() - startedAt
+            result = .success(fetched.with(timings: timings))
+        } catch {
+            feed?.close()
+            result = .failure(Self.pipelineError(from: error))
+        }
+        item.finish()
+        // On this thread (see `GraphActor`): the result reaches its waiters without a thread hop.
+        GraphActor.sync {
+            self.sendPendingProgress()
+            self.finish(result)
         }
     }
 

@@ -14,7 +14,7 @@ extension JobGraph {
                 waiter.wait(with: continuation)
                 GraphActor.sync { [self] in
                     guard !waiter.isFinished else { return }
-                    waiter.subscription = fetchJob(for: request).subscribe(priority: request.priority, wantsProgress: false) { event in
+                    waiter.subscription = fetchJob(for: request).subscribeAwaiting(priority: request.priority) { event in
                         switch event {
                         case .progress, .preview: break
                         case .value(let fetched): waiter.finish(.success(fetched))
