@@ -32,10 +32,10 @@ final class FetchDataJob: Job<FetchedData> {
     /// from under a lock of its own), and the end of the download with `GraphActor.sync`, which
     /// can overtake them: the end sends what is pending first, and a report that arrives later
     /// finds nothing to send.
+    private nonisolated let progressState = Locked<(wanted: Bool, pending: ImageTask.Progress?)>((false, nil))
     /// Set while a caller that awaits only this job's bytes subscribes (`subscribeAwaiting`): a
     /// download that subscription starts may begin on the caller's thread.
     private var startsInPlace = false
-    private nonisolated let progressState = Locked<(wanted: Bool, pending: ImageTask.Progress?)>((false, nil))
 
     init(graph: JobGraph, request: ImageRequest) {
         self.request = request

@@ -9,8 +9,8 @@ import Synchronization
 /// On Linux it is the standard library's `Mutex`, which spins a little before it sleeps in the
 /// kernel: the pipeline's sections last well under a microsecond, and a thread that finds one
 /// held gets it sooner by spinning than by a futex sleep and wake-up (BENCHMARKS.md, "The
-/// pipeline's own cost per cold request"). Elsewhere it is `NSLock`: `Mutex` needs macOS 15 /
-/// iOS 18.
+/// pipeline's own cost per cold request"), and tells ThreadSanitizer the order it makes
+/// (`ThreadSanitizer` below). Elsewhere it is `NSLock`: `Mutex` needs macOS 15 / iOS 18.
 #if os(Linux)
 package typealias Lock = Mutex<Void>
 
