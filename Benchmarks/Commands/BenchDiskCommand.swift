@@ -32,8 +32,9 @@ struct BenchDiskCommand: ParsableCommand {
     @Option(help: "thresholds, scale, read or all (all: thresholds and scale).")
     var mode: Mode = .all
 
+    /// One folder per process, so that two runs at once (two `make test`s) never share one.
     @Option(help: "Scratch folder (emptied first and removed after).")
-    var dir = NSTemporaryDirectory() + "shashin-bench-disk"
+    var dir = NSTemporaryDirectory() + "shashin-bench-disk-\(ProcessInfo.processInfo.processIdentifier)"
 
     @Option(help: "Entry counts for the scale benchmark, comma-separated.")
     var counts = "1000,10000,100000"
