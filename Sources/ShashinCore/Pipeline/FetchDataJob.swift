@@ -43,7 +43,8 @@ final class FetchDataJob: Job<FetchedData> {
     }
 
     /// Subscribes a caller that awaits nothing but this job's outcome (`data(for:)`): the
-    /// download, if this subscription starts it, begins on the caller's thread (`start(_:for:inPlace:)`).
+    /// download, if this subscription starts it at once (no request modifier, no disk cache, a
+    /// network slot free), may begin on the caller's thread (`start(_:for:inPlace:)`).
     func subscribeAwaiting(priority: Priority, handler: @escaping Handler) -> JobSubscription? {
         startsInPlace = true
         defer { startsInPlace = false }
@@ -170,9 +171,12 @@ final class FetchDataJob: Job<FetchedData> {
 
     /// Starts `run` as a task of its own. Started `inPlace`, by a subscriber that is a Swift task
     /// off the main thread, it begins on the subscriber's thread once the graph is released and
-    /// runs there until the loader first waits, so no thread is woken to start it. Otherwise (a
-    /// slot freed by a finished download, the main thread, a dispatch thread, a start nested in
-    /// such a first step, an image job's download) it begins on the Swift pool.
+    /// runs there until the loader first waits, so no thread is woken to start it (a subscriber
+    /// with a task executor preference runs those first steps on that executor's thread).
+    /// Otherwise (a slot freed by a finished download, a dispatch thread, a start nested in such
+    /// a first step, an image job's download, no `Task.immediate`) it begins on the Swift pool.
+    /// `data(for:)` is a nonisolated async function, so its subscriber is never on the main
+    /// thread today; the check keeps it so should that change.
     private nonisolated static func start(_ run: @escaping @Sendable () async -> Void, for item: WorkItem, inPlace: Bool) {
 #if compiler(>=6.2) // Task.immediate
         if inPlace, GraphActor.exclusion.isHeldByCurrentThread, !startingInPlace.isSet, !Thread.isMainThread,

@@ -38,6 +38,8 @@ class Job<Value: Sendable> {
     private var hasStarted = false
     /// Finished or cancelled: no more events, no new subscribers.
     private(set) var isDisposed = false
+    /// How many subscribers the job has now.
+    var subscriberCount: Int { subscribers.count }
     /// The highest priority of the current subscribers.
     private(set) var priority: Priority = .veryLow
     /// Whether any current subscriber wants progress events.

@@ -159,6 +159,11 @@ final class JobGraph: Sendable {
     var jobCount: Int {
         GraphActor.sync { fetchJobs.count + imageJobs.count }
     }
+
+    /// Subscribers of the fetch job for `request`, for tests: 0 when there is no such job.
+    func fetchSubscriberCount(for request: ImageRequest) -> Int {
+        GraphActor.sync { fetchJobs[Self.fetchKey(for: request)]?.subscriberCount ?? 0 }
+    }
 }
 
 /// Identifies an image job: the cache key of its output, and the cache options that change how it
