@@ -97,11 +97,26 @@ let encoder = JSONEncoder()
 encoder.keyEncodingStrategy = .convertToSnakeCase
 encoder.outputFormatting = .sortedKeys
 
-/// Loads every URL, `window` at a time, with `load`; the CPU and wall time per request.
-func measure(_ urls: [URL], _ load: @escaping @Sendable (URL) async throws -> Int) async throws
-    -> (cpu: Double, wall: Double, switches: Double) {
-    let before = usage()
-    let wallBefore = DispatchTime.now().uptimeNanoseconds
+/// CPU time, wall time and voluntary context switches per call, since the stopwatch was made.
+typealias Figures = (cpu: Double, wall: Double, switches: Double)
+
+/// Reads the process's usage and the clock when made; `perCall` divides what was spent since.
+struct Stopwatch {
+    private let start = usage()
+    private let wallStart = DispatchTime.now().uptimeNanoseconds
+
+    func perCall(_ count: Int) -> Figures {
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
+        let end = usage()
+        let count = Double(count)
+        return ((end.cpuSeconds - start.cpuSeconds) / count * 1e6, wall / count * 1e6,
+                Double(end.switches - start.switches) / count)
+    }
+}
+
+/// Loads every URL, `window` at a time, with `load`; the figures per request.
+func measure(_ urls: [URL], _ load: @escaping @Sendable (URL) async throws -> Int) async throws -> Figures {
+    let stopwatch = Stopwatch()
     try await withThrowingTaskGroup(of: Int.self) { group in
         var next = urls.makeIterator()
         for _ in 0..<window { if let url = next.next() { group.addTask { try await load(url) } } }
@@ -110,31 +125,37 @@ func measure(_ urls: [URL], _ load: @escaping @Sendable (URL) async throws -> In
             if let url = next.next() { group.addTask { try await load(url) } }
         }
     }
-    let wall = Double(DispatchTime.now().uptimeNanoseconds - wallBefore) / 1e9
-    let after = usage()
-    let count = Double(urls.count)
-    return ((after.cpuSeconds - before.cpuSeconds) / count * 1e6, wall / count * 1e6,
-            Double(after.switches - before.switches) / count)
+    return stopwatch.perCall(urls.count)
 }
 
-/// The CPU and wall time per call of `body`, called `count` times on this thread.
-func measureCalls(_ count: Int, _ body: () -> Bool) -> (cpu: Double, wall: Double, switches: Double) {
-    let before = usage()
-    let wallBefore = DispatchTime.now().uptimeNanoseconds
+/// Calls `body` `count` times on this thread; the figures per call.
+func measureCalls(_ count: Int, _ body: () -> Bool) -> Figures {
+    let stopwatch = Stopwatch()
     for _ in 0..<count { precondition(body(), "expected a hit") }
-    let wall = Double(DispatchTime.now().uptimeNanoseconds - wallBefore) / 1e9
-    let after = usage()
-    return ((after.cpuSeconds - before.cpuSeconds) / Double(count) * 1e6, wall / Double(count) * 1e6,
-            Double(after.switches - before.switches) / Double(count))
+    return stopwatch.perCall(count)
+}
+
+/// Prints a pass's line for each path, times rounded to `timePlaces` and switches to
+/// `switchPlaces` (1 / the smallest step).
+func report(_ paths: [(String, Figures)], mode: String, pass: Int, calls: Int, window: Int,
+            timePlaces: Double, switchPlaces: Double) throws {
+    func rounded(_ value: Double, _ places: Double) -> Double { (value * places).rounded() / places }
+    for (path, figures) in paths {
+        let line = Pass(mode: mode, path: path, pass: pass, requests: calls, window: window,
+                        cpuMicrosecondsPerRequest: rounded(figures.cpu, timePlaces),
+                        wallMicrosecondsPerRequest: rounded(figures.wall, timePlaces),
+                        voluntarySwitchesPerRequest: rounded(figures.switches, switchPlaces))
+        print(String(decoding: try encoder.encode(line), as: UTF8.self))
+    }
 }
 
 if memoryHit {
     let urls = (0..<501).map { URL(string: "https://bench.invalid/hit/\($0).png")! }
-    for url in urls { _ = try await pipeline.image(for: url) }
     let request = ImageRequest(url: urls[250])
     let key = request.cacheKey
     let lock = NSLock()
     var images: [ImageCacheKey: PlatformImage] = [:]
+    // One load each: into the pipeline's memory cache and the baseline's dictionary.
     for url in urls { images[ImageRequest(url: url).cacheKey] = try await pipeline.image(for: url) }
     for pass in 0...passes {
         let viaPipeline = measureCalls(requests * 100) {
@@ -147,13 +168,8 @@ if memoryHit {
             return images[key]?.pixelWidth == 1
         }
         guard pass > 0 else { continue }
-        for (path, figures) in [("pipeline", viaPipeline), ("direct", direct)] {
-            func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
-            let line = Pass(mode: "hit", path: path, pass: pass, requests: requests * 100, window: 1,
-                            cpuMicrosecondsPerRequest: rounded(figures.cpu), wallMicrosecondsPerRequest: rounded(figures.wall),
-                            voluntarySwitchesPerRequest: rounded(figures.switches))
-            print(String(decoding: try encoder.encode(line), as: UTF8.self))
-        }
+        try report([("pipeline", viaPipeline), ("direct", direct)], mode: "hit", pass: pass, calls: requests * 100, window: 1,
+                   timePlaces: 1000, switchPlaces: 1000)
     }
     exit(0)
 }
@@ -173,11 +189,6 @@ for pass in 0...passes {
         return try decoder.decode(data, context: ImageDecodingContext(format: nil)).pixelWidth
     }
     guard pass > 0 else { continue }
-    for (path, figures) in [("pipeline", viaPipeline), ("direct", direct)] {
-        func rounded(_ value: Double, _ places: Double) -> Double { (value * places).rounded() / places }
-        let line = Pass(mode: dataOnly ? "data" : "image", path: path, pass: pass, requests: requests, window: window,
-                        cpuMicrosecondsPerRequest: rounded(figures.cpu, 10), wallMicrosecondsPerRequest: rounded(figures.wall, 10),
-                        voluntarySwitchesPerRequest: rounded(figures.switches, 100))
-        print(String(decoding: try encoder.encode(line), as: UTF8.self))
-    }
+    try report([("pipeline", viaPipeline), ("direct", direct)], mode: dataOnly ? "data" : "image", pass: pass,
+               calls: requests, window: window, timePlaces: 10, switchPlaces: 100)
 }

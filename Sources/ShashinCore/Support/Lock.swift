@@ -22,9 +22,13 @@ extension Mutex where Value == Void {
     package func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         var result: R?
         try withLock { (_: inout Void) throws(E) -> Void in
+            guard let annotations = ThreadSanitizer.annotations else {
+                result = try body()
+                return
+            }
             let address = ThreadSanitizer.address(of: self)
-            ThreadSanitizer.acquire?(address)
-            defer { ThreadSanitizer.release?(address) }
+            annotations.acquire(address)
+            defer { annotations.release(address) }
             result = try body()
         }
         return result!
@@ -38,13 +42,12 @@ extension Mutex where Value == Void {
 enum ThreadSanitizer {
     typealias Annotation = @convention(c) (UnsafeRawPointer?) -> Void
 
-    static let acquire = annotation("__tsan_acquire")
-    static let release = annotation("__tsan_release")
-
-    private static func annotation(_ name: String) -> Annotation? {
+    /// Both annotations, or `nil` outside a ThreadSanitizer build.
+    static let annotations: (acquire: Annotation, release: Annotation)? = {
         // RTLD_DEFAULT (a null handle): the executable and every library loaded.
-        dlsym(nil, name).map { unsafeBitCast($0, to: Annotation.self) }
-    }
+        guard let acquire = dlsym(nil, "__tsan_acquire"), let release = dlsym(nil, "__tsan_release") else { return nil }
+        return (unsafeBitCast(acquire, to: Annotation.self), unsafeBitCast(release, to: Annotation.self))
+    }()
 
     /// An address standing for the lock: the same for every holder.
     static func address(of lock: borrowing Mutex<Void>) -> UnsafeRawPointer {
