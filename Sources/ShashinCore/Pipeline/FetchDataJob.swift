@@ -25,6 +25,8 @@ struct FetchedData: Sendable {
 /// a thread wake-up per report.
 final class FetchDataJob: Job<FetchedData> {
     nonisolated let request: ImageRequest
+    /// The graph's key for this job (`JobGraph.fetchKey(for:)`).
+    nonisolated let key: String
     private var workItem: WorkItem?
     private var preparation: Task<Void, Never>?
     /// For the loader's threads: `wantsProgress`, and the loader's latest progress not yet sent
@@ -37,8 +39,9 @@ final class FetchDataJob: Job<FetchedData> {
     /// download that subscription starts may begin on the caller's thread.
     private var startsInPlace = false
 
-    init(graph: JobGraph, request: ImageRequest) {
+    init(graph: JobGraph, request: ImageRequest, key: String) {
         self.request = request
+        self.key = key
         super.init(graph: graph)
     }
 
@@ -141,6 +144,10 @@ final class FetchDataJob: Job<FetchedData> {
 
     override func didChangePriority(_ priority: Priority) {
         workItem?.setPriority(priority)
+    }
+
+    override func didDispose() {
+        graph.forget(self)
     }
 
     override func didChangeProgressInterest(_ wanted: Bool) {

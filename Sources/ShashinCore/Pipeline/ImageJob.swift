@@ -18,9 +18,11 @@ import FoundationNetworking
 class ImageJob: Job<ImageResult> {
     nonisolated let request: ImageRequest
     nonisolated let stage: Int
-    nonisolated let cacheKey: ImageCacheKey
+    /// The graph's key for this job.
+    nonisolated let key: ImageJobKey
+    nonisolated var cacheKey: ImageCacheKey { key.cacheKey }
     /// What the download under this job sends (`JobGraph.fetchKey(for:)` of the request).
-    nonisolated let fetchKey: String
+    nonisolated var fetchKey: String { key.fetchKey }
     /// The subscription to the stage below, until it delivers.
     var upstream: JobSubscription?
     /// A failed read of a stored processed result, reported with the result made instead.
@@ -35,8 +37,7 @@ class ImageJob: Job<ImageResult> {
     init(graph: JobGraph, request: ImageRequest, stage: Int, key: ImageJobKey) {
         self.request = request
         self.stage = stage
-        self.cacheKey = key.cacheKey
-        self.fetchKey = key.fetchKey
+        self.key = key
         super.init(graph: graph)
     }
 
@@ -71,6 +72,10 @@ class ImageJob: Job<ImageResult> {
         workItem?.cancel()
         workItem = nil
         stopPreviews()
+    }
+
+    override final func didDispose() {
+        graph.forget(self)
     }
 
     override final func didChangePriority(_ priority: Priority) {

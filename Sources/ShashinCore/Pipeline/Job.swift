@@ -13,13 +13,13 @@ enum JobEvent<Value: Sendable>: Sendable {
 ///
 /// Every identical request subscribes to the same job. The job starts when its first subscriber
 /// arrives, runs at the highest priority among its subscribers, and is cancelled when the last
-/// one leaves. Subclasses override `start()`, `didCancel()`, `didChangePriority(_:)` and
-/// `didChangeProgressInterest(_:)`. Previews go only to subscribers that want them, and a
-/// subscriber that wants them gets the latest one at once when it joins.
+/// one leaves. Subclasses override `start()`, `didCancel()`, `didChangePriority(_:)`,
+/// `didChangeProgressInterest(_:)` and `didDispose()`. Previews go only to subscribers that want
+/// them, and a subscriber that wants them gets the latest one at once when it joins.
 ///
 /// Isolation: a job is created, used and finished only on `GraphActor`.
 @GraphActor
-class Job<Value: Sendable> {
+class Job<Value: Sendable>: Subscribable {
     typealias Priority = ImageRequest.Priority
     typealias Handler = @GraphActor (JobEvent<Value>) -> Void
 
@@ -48,8 +48,6 @@ class Job<Value: Sendable> {
     private(set) var wantsPreviews = false
     /// The last preview sent, for subscribers that join later.
     private var latestPreview: Value?
-    /// Called once when the job is finished or cancelled, so the graph forgets it.
-    var onDisposed: (@GraphActor () -> Void)?
 
     init(graph: JobGraph) {
         self.graph = graph
@@ -69,10 +67,7 @@ class Job<Value: Sendable> {
         updateProgressInterest()
         self.wantsPreviews = self.wantsPreviews || wantsPreviews
         if wantsPreviews, let latestPreview { handler(.preview(latestPreview)) }
-        let subscription = JobSubscription(
-            unsubscribe: { [weak self] in self?.unsubscribe(id) },
-            setPriority: { [weak self] in self?.setPriority($0, of: id) }
-        )
+        let subscription = JobSubscription(job: self, id: id)
         if !hasStarted {
             hasStarted = true
             self.priority = priority
@@ -93,6 +88,9 @@ class Job<Value: Sendable> {
     func didChangePriority(_ priority: Priority) {}
     /// Whether any subscriber wants progress changed; called before `start()` for the first one.
     func didChangeProgressInterest(_ wanted: Bool) {}
+    /// The job is finished or cancelled (called once, before the outcome is delivered): the graph
+    /// forgets it here.
+    func didDispose() {}
 
     /// Sends progress to every subscriber.
     func send(progress: ImageTask.Progress) {
@@ -121,7 +119,7 @@ class Job<Value: Sendable> {
 
     // MARK: Subscribers
 
-    private func unsubscribe(_ id: Int) {
+    func removeSubscriber(_ id: Int) {
         guard !isDisposed, let index = subscribers.firstIndex(where: { $0.id == id }) else { return }
         subscribers.remove(at: index)
         if subscribers.isEmpty {
@@ -134,7 +132,7 @@ class Job<Value: Sendable> {
         }
     }
 
-    private func setPriority(_ priority: Priority, of id: Int) {
+    func setPriority(_ priority: Priority, ofSubscriber id: Int) {
         guard !isDisposed, let index = subscribers.firstIndex(where: { $0.id == id }) else { return }
         subscribers[index].priority = priority
         updatePriority()
@@ -158,13 +156,31 @@ class Job<Value: Sendable> {
         isDisposed = true
         latestPreview = nil
         subscribers.removeAll()
-        onDisposed?()
-        onDisposed = nil
+        didDispose()
     }
 }
 
+/// What a `JobSubscription` asks of its job, whatever the job's value.
+@GraphActor
+protocol Subscribable: AnyObject, Sendable {
+    /// Removes the subscriber `id`; the job is cancelled when it was the last.
+    func removeSubscriber(_ id: Int)
+    /// Sets the priority the subscriber `id` asks for.
+    func setPriority(_ priority: ImageRequest.Priority, ofSubscriber id: Int)
+}
+
 /// A subscriber's handle on a job: leave it, or change the priority it asks for, on `GraphActor`.
+/// It holds the job weakly: a handle kept after the job ended (an `ImageTask` the app holds)
+/// keeps nothing alive, and then does nothing.
 struct JobSubscription: Sendable {
-    let unsubscribe: @GraphActor @Sendable () -> Void
-    let setPriority: @GraphActor @Sendable (ImageRequest.Priority) -> Void
+    private weak var job: (any Subscribable)?
+    private let id: Int
+
+    init(job: any Subscribable, id: Int) {
+        self.job = job
+        self.id = id
+    }
+
+    @GraphActor func unsubscribe() { job?.removeSubscriber(id) }
+    @GraphActor func setPriority(_ priority: ImageRequest.Priority) { job?.setPriority(priority, ofSubscriber: id) }
 }

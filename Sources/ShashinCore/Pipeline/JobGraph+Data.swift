@@ -6,15 +6,17 @@ extension JobGraph {
     ///
     /// The subscription is made with `GraphActor.sync`, on the caller's thread: the graph's work is
     /// short and never waits for the Swift pool, so this waits at most for another thread's
-    /// critical section, and wakes no other thread.
+    /// critical section, and wakes no other thread. The job's key is made before taking the
+    /// graph's lock, which it does not need.
     func fetchData(for request: ImageRequest) async throws -> FetchedData {
         let waiter = DataWaiter(graph: self)
+        let key = Self.fetchKey(for: request)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 waiter.wait(with: continuation)
                 GraphActor.sync { [self] in
                     guard !waiter.isFinished else { return }
-                    waiter.subscription = fetchJob(for: request).subscribeAwaiting(priority: request.priority) { event in
+                    waiter.subscription = fetchJob(for: request, key: key).subscribeAwaiting(priority: request.priority) { event in
                         switch event {
                         case .progress, .preview: break
                         case .value(let fetched): waiter.finish(.success(fetched))

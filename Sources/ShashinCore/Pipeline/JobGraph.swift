@@ -112,12 +112,14 @@ final class JobGraph: Sendable {
     /// The fetch job for `request`, whose `fetchKey(for:)` is `key`.
     @GraphActor func fetchJob(for request: ImageRequest, key: String) -> FetchDataJob {
         if let job = fetchJobs[key] { return job }
-        let job = FetchDataJob(graph: self, request: request)
+        let job = FetchDataJob(graph: self, request: request, key: key)
         fetchJobs[key] = job
-        job.onDisposed = { [weak self, weak job] in
-            if let self, self.fetchJobs[key] === job { self.fetchJobs[key] = nil }
-        }
         return job
+    }
+
+    /// Forgets `job`, which has ended, unless another job has taken its key since.
+    @GraphActor func forget(_ job: FetchDataJob) {
+        if fetchJobs[job.key] === job { fetchJobs[job.key] = nil }
     }
 
     /// Requests share a download only when they would send the same thing: the URL, the method
@@ -149,10 +151,12 @@ final class JobGraph: Sendable {
             ProcessedImageJob(graph: self, request: request, stage: stage, key: key)
         }
         imageJobs[key] = job
-        job.onDisposed = { [weak self, weak job] in
-            if let self, self.imageJobs[key] === job { self.imageJobs[key] = nil }
-        }
         return job
+    }
+
+    /// Forgets `job`, which has ended, unless another job has taken its key since.
+    @GraphActor func forget(_ job: ImageJob) {
+        if imageJobs[job.key] === job { imageJobs[job.key] = nil }
     }
 
     /// Jobs alive in the graph, for tests: 0 when nothing is in flight.
