@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// A loaded image and where it came from.
-public struct ImageResponse: @unchecked Sendable { // immutable; images are never mutated after decoding
+public struct ImageResponse {
     /// The decoded (and processed) image.
     public let image: PlatformImage
     /// The request that produced it.
@@ -49,3 +49,12 @@ public struct ImageResponse: @unchecked Sendable { // immutable; images are neve
         self.timings = timings
     }
 }
+
+// On Apple platforms `PlatformImage` (`UIImage`, `NSImage`) is not `Sendable` on every supported
+// system (`NSImage` from macOS 14 only), so the conformance is asserted there: images are never
+// mutated after decoding. Elsewhere it is a `Bitmap`, and the compiler checks it.
+#if canImport(UIKit) || canImport(AppKit) || SHASHIN_APPLE_SHAPE
+extension ImageResponse: @unchecked Sendable {} // immutable; images are never mutated after decoding
+#else
+extension ImageResponse: Sendable {}
+#endif

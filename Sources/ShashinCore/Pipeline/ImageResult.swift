@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// A decoded or processed image on its way to the requests that share it.
-struct ImageResult: @unchecked Sendable { // immutable; images are never mutated after decoding
+struct ImageResult {
     let image: PlatformImage
     let urlResponse: URLResponse?
     let source: ImageResponse.Source
@@ -16,3 +16,12 @@ struct ImageResult: @unchecked Sendable { // immutable; images are never mutated
     /// Where the download resumed, when it continued kept bytes.
     var resumedFromByte: Int? = nil
 }
+
+// On Apple platforms `PlatformImage` (`UIImage`, `NSImage`) is not `Sendable` on every supported
+// system (`NSImage` from macOS 14 only), so the conformance is asserted there: images are never
+// mutated after decoding. Elsewhere it is a `Bitmap`, and the compiler checks it.
+#if canImport(UIKit) || canImport(AppKit) || SHASHIN_APPLE_SHAPE
+extension ImageResult: @unchecked Sendable {} // immutable; images are never mutated after decoding
+#else
+extension ImageResult: Sendable {}
+#endif
