@@ -6,10 +6,11 @@ import NIOCore
 /// A part that fills at least half of its storage is kept as NIO handed it over, without a copy;
 /// a smaller one is copied into a buffer of the body's own, so the memory held stays within about
 /// twice the bytes received however the server splits them (a server sending a byte at a time
-/// would otherwise pin one read buffer per byte). `data()` makes the body's one allocation on the
-/// calling thread: made on the event loop, every body of the loop's connections would come from
-/// one glibc arena, which returns freed bodies' pages to the kernel (`madvise`) and faults them in
-/// again for the next ones.
+/// would otherwise pin one read buffer per byte). `data()` joins the parts on the calling thread,
+/// into a buffer of `BodyBufferPool` (which says why) or, outside its sizes, a `Data` allocated
+/// there: made on the event loop, every body of the loop's connections would come from one glibc
+/// arena, which returns freed bodies' pages to the kernel (`madvise`) and faults them in again
+/// for the next ones.
 struct CollectedBody {
     /// The body in order: NIO's buffers and the body's own.
     private(set) var parts: [ByteBuffer] = []
@@ -41,12 +42,17 @@ struct CollectedBody {
     /// The bytes held in storage for the body.
     var heldBytes: Int { parts.reduce(0) { $0 + $1.storageCapacity } }
 
-    /// The body as one `Data`, allocated on the calling thread.
-    func data() -> Data {
-        var body = Data(capacity: count)
-        for part in parts {
-            part.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+    /// The body as one `Data`, in a buffer from `pool`.
+    func data(pool: BodyBufferPool = .shared) -> Data {
+        pool.data(count: count) { destination in
+            var offset = 0
+            for part in parts {
+                part.withUnsafeReadableBytes { source in
+                    guard let from = source.baseAddress, let to = destination.baseAddress else { return }
+                    (to + offset).copyMemory(from: from, byteCount: source.count)
+                    offset += source.count
+                }
+            }
         }
-        return body
     }
 }
