@@ -19,7 +19,9 @@ import ShashinCore
 /// `http` and `https` and only to those the pipeline allows (`RedirectSchemes`); a whole download, body included, has `totalTimeout`, and a wait for a
 /// byte the idle timeout; cancelling the calling task ends the request at once. Bodies arrive as sent: it asks for no compression and decodes none, so a
 /// `Content-Encoding` it does not know is no error. `file:` and `data:` URLs go to
-/// `LocalResourceLoader`.
+/// `LocalResourceLoader`. A body of more than 4 KB and up to 1 MB is a `Data` over a buffer that
+/// goes back to a process-wide pool when the `Data` is freed (at most 4 MB kept idle), so the
+/// next body is written into resident memory.
 ///
 /// Pass the `HTTPClient` your app already has (a Vapor or Hummingbird app), or let the loader
 /// make its own (on one event loop thread all such loaders share) and shut it down with

@@ -50,10 +50,12 @@ final class BodyBufferPool: Sendable {
     /// A `Data` of `count` bytes that `fill` writes (it must write all of them), in a pooled
     /// buffer when `count` is in the pooled sizes.
     func data(count: Int, fill: (UnsafeMutableRawBufferPointer) -> Void) -> Data {
+        guard count > 0 else { return Data() }
         guard let (sizeClass, capacity) = Self.sizeClass(for: count) else {
-            var data = Data(count: count)
-            data.withUnsafeMutableBytes { fill($0) }
-            return data
+            // Written in place, as the pooled sizes are (`Data(count:)` would zero it first).
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+            fill(UnsafeMutableRawBufferPointer(start: buffer, count: count))
+            return Data(bytesNoCopy: buffer, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
         }
         let reused = idle.withLock { idle -> UInt? in
             guard let address = idle.buffers[sizeClass].popLast() else { return nil }
