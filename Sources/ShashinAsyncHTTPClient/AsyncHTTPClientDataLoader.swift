@@ -266,3 +266,10 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
         return result
     }
 }
+
+extension AsyncHTTPClientDataLoader: ReusableMemoryHolding {
+    /// Frees the idle body buffers of the process-wide pool (`ImagePipeline.trimMemory` calls it).
+    package func releaseReusableMemory() {
+        BodyBufferPool.shared.drain()
+    }
+}

@@ -6,25 +6,26 @@ import ShashinCore
 ///
 /// A body handed to the pipeline is usually freed by another thread than the one that allocated
 /// it (the caller's task resumes wherever the pool runs it). glibc then gives the freed memory
-/// back to the kernel (`madvise`) often enough that the next body's allocation faults its pages
-/// in again while it is filled: measured 1.2–1.7 page faults per 56 KB body through
-/// `pipeline.data(for:)`, none with glibc's trimming off, and 0.56–0.61× bare AsyncHTTPClient's
-/// throughput against 0.72–0.74× with it off. So bodies of more than 4 KB and up to 1 MB are
-/// written into buffers from here, and a body's `Data` gives its buffer back when it is freed, on
-/// whatever thread. Buffer sizes step by a quarter of a power of two (5, 6, 7, 8, 10, 12 KB…),
-/// so a body's buffer is at most a quarter larger than the body. At most `maxBuffersPerClass`
-/// idle buffers of a size and `maxBytes` in all wait for reuse; the rest are freed. A body
-/// outside those sizes is a plain `Data`.
+/// back to the kernel (`madvise`) often enough that the next body faults its pages in again while
+/// it is written (BENCHMARKS.md, section on the network loaders, has the figures). So bodies of
+/// more than 4 KB and up to 1 MB are written into buffers from here, and a body's `Data` gives its
+/// buffer back when it is freed, on whatever thread. Buffer sizes step by a quarter of a power of
+/// two (5, 6, 7, 8, 10, 12 KB…), so a body's buffer is at most a quarter larger than the body. At
+/// most `maxBuffersPerClass` idle buffers of a size and `maxBytes` in all wait for reuse; the
+/// rest are freed, and `drain()` frees them all. A body outside those sizes is a `Data` over an
+/// allocation of its own.
 final class BodyBufferPool: Sendable {
     /// The pool the loader's bodies come from.
     static let shared = BodyBufferPool()
 
-    /// Bodies up to this size are plain `Data`.
+    /// Bodies up to this size are not pooled.
     static let largestUnpooled = 4 << 10
-    /// Bodies above this size are plain `Data`.
+    /// Bodies above this size are not pooled.
     static let largestPooled = 1 << 20
-    private static let smallestOctave = 12 // 4 KB: a pooled body is larger, so its buffer is 5 KB or more
-    private static let classCount = (20 - smallestOctave) * 4
+    /// A pooled body is larger than 2^smallestOctave, so its buffer is 5 KB or more.
+    private static let smallestOctave = largestUnpooled.trailingZeroBitCount
+    /// Four sizes per power of two, up to `largestPooled`.
+    private static let classCount = (largestPooled.trailingZeroBitCount - smallestOctave) * 4
 
     /// The most idle buffers kept per size.
     let maxBuffersPerClass: Int
@@ -37,7 +38,7 @@ final class BodyBufferPool: Sendable {
         var bytes = 0
     }
 
-    private let idle = Locked(Idle())
+    private let idle = Locked(Idle()) // the idle buffers and their byte count, behind one lock
 
     init(maxBuffersPerClass: Int = 8, maxBytes: Int = 4 << 20) {
         self.maxBuffersPerClass = maxBuffersPerClass
@@ -46,6 +47,18 @@ final class BodyBufferPool: Sendable {
 
     /// Bytes in idle buffers now.
     var idleBytes: Int { idle.withLock { $0.bytes } }
+
+    /// Idle buffers of the size class `index` now.
+    func idleCount(ofClass index: Int) -> Int { idle.withLock { $0.buffers[index].count } }
+
+    /// Frees every idle buffer; buffers of bodies still alive come back (and are kept) as usual.
+    func drain() {
+        let addresses = idle.withLock { idle -> [UInt] in
+            defer { idle = Idle() }
+            return Array(idle.buffers.joined())
+        }
+        for address in addresses { UnsafeMutableRawPointer(bitPattern: address)?.deallocate() }
+    }
 
     /// A `Data` of `count` bytes that `fill` writes (it must write all of them), in a pooled
     /// buffer when `count` is in the pooled sizes.
@@ -91,8 +104,6 @@ final class BodyBufferPool: Sendable {
     }
 
     deinit {
-        for address in idle.withLock({ $0.buffers.joined() }) {
-            UnsafeMutableRawPointer(bitPattern: address)?.deallocate()
-        }
+        drain()
     }
 }

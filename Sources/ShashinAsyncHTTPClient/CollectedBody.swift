@@ -42,17 +42,22 @@ struct CollectedBody {
     /// The bytes held in storage for the body.
     var heldBytes: Int { parts.reduce(0) { $0 + $1.storageCapacity } }
 
-    /// The body as one `Data`, in a buffer from `pool`.
+    /// The body as one `Data`, in a buffer from `pool` when its size is pooled. A pooled buffer
+    /// may hold an earlier body's bytes, so every byte of it must be this body's: the parts'
+    /// lengths must add up to `count` exactly (checked; a mismatch stops the process rather than
+    /// serve another response's bytes).
     func data(pool: BodyBufferPool = .shared) -> Data {
         pool.data(count: count) { destination in
             var offset = 0
             for part in parts {
                 part.withUnsafeReadableBytes { source in
+                    precondition(offset + source.count <= destination.count, "a body's parts exceed its count")
                     guard let from = source.baseAddress, let to = destination.baseAddress else { return }
                     (to + offset).copyMemory(from: from, byteCount: source.count)
                     offset += source.count
                 }
             }
+            precondition(offset == destination.count, "a body's parts fall short of its count")
         }
     }
 }

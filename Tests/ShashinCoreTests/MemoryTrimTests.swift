@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 @testable import ShashinCore
 
@@ -85,6 +88,17 @@ struct MemoryTrimTests {
         #expect(fixture.cache.totalCount == 0)
     }
 
+    @Test func aTrimFreesTheMemoryTheLoaderKeepsForReuseAtAnyLevel() {
+        let loader = ReuseHoldingLoader()
+        let fixture = PipelineFixture { $0.dataLoader = loader }
+        fixture.pipeline.trimMemory(.fraction(0.9))
+        #expect(loader.releases.current == 1)
+        fixture.pipeline.trimMemory(reason: .pressure)
+        #expect(loader.releases.current == 2)
+        let plain = PipelineFixture()
+        #expect(plain.pipeline.trimMemory()?.level == .all) // a loader that keeps nothing: the cache alone
+    }
+
     @Test func aPipelineEmptiesACacheThatCannotTrimPartially() {
         let cache = PlainCache()
         let fixture = PipelineFixture { $0.memoryCache = cache }
@@ -108,4 +122,16 @@ final class PlainCache: ImageCaching {
     func store(_ image: PlatformImage, forKey key: ImageCacheKey) {}
     func removeImage(forKey key: ImageCacheKey) {}
     func removeAll() { removeAllCount.withLock { $0 += 1 } }
+}
+
+/// A loader that keeps memory for reuse and counts the calls to give it back; it loads nothing.
+private final class ReuseHoldingLoader: DataLoading, ReusableMemoryHolding {
+    let releases = Locked(0)
+
+    func releaseReusableMemory() { releases.withLock { $0 += 1 } }
+
+    func loadData(for request: URLRequest, maxBytes: Int,
+                  progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
+        throw URLError(.resourceUnavailable)
+    }
 }

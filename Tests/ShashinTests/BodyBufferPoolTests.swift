@@ -20,7 +20,7 @@ struct BodyBufferPoolTests {
     }
 
     @Test("sizes: none up to 4 KB or above 1 MB; between, a buffer at most a quarter larger, one size per class")
-    func sizes() throws {
+    func sizesStepByQuartersBetween4KBAnd1MB() throws {
         #expect(BodyBufferPool.sizeClass(for: 0) == nil)
         #expect(BodyBufferPool.sizeClass(for: 4_096) == nil)
         #expect(BodyBufferPool.sizeClass(for: (1 << 20) + 1) == nil)
@@ -40,29 +40,72 @@ struct BodyBufferPoolTests {
     }
 
     @Test("a body holds exactly the bytes written, pooled or not", arguments: [1, 4_096, 4_097, 56_193, 1 << 20, (1 << 20) + 5])
-    func content(count: Int) {
+    func aBodyHoldsExactlyItsBytes(count: Int) {
         let pool = BodyBufferPool()
         let data = pool.data(count: count) { Self.fill($0, seed: count) }
         #expect(data == Self.expected(count, seed: count))
     }
 
-    @Test("a freed body's buffer is reused by the next body of its size, from whatever thread it was freed")
-    func reuse() async {
+    @Test("a freed body's buffer is reused by the next body of its size, when freed on another thread")
+    func aBufferFreedOnAnotherThreadIsReused() throws {
         let pool = BodyBufferPool()
         let held = Locked<Data?>(pool.data(count: 56_000) { Self.fill($0, seed: 1) })
         let firstAddress = held.withLock { Self.address(of: $0 ?? Data()) }
         #expect(pool.idleBytes == 0)
-        // The only reference goes on another thread, as when a pipeline caller frees a body.
-        await Task.detached { held.withLock { $0 = nil } }.value
-        #expect(pool.idleBytes == BodyBufferPool.sizeClass(for: 56_000)!.capacity)
+        // The only reference goes on a thread of the test's own, as when a pipeline caller frees a body.
+        let freed = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            held.withLock { $0 = nil }
+            freed.signal()
+        }
+        thread.start()
+        freed.wait()
+        let (index, capacity) = try #require(BodyBufferPool.sizeClass(for: 56_000))
+        #expect(pool.idleBytes == capacity)
+        #expect(pool.idleCount(ofClass: index) == 1)
         let second = pool.data(count: 56_100) { Self.fill($0, seed: 2) }
         #expect(Self.address(of: second) == firstAddress)
         #expect(second == Self.expected(56_100, seed: 2))
         #expect(pool.idleBytes == 0)
     }
 
+    @Test("a pooled body that grows moves to memory of its own and gives its buffer back once")
+    func aGrownBodyGivesItsBufferBackOnce() throws {
+        let pool = BodyBufferPool()
+        let capacity = try #require(BodyBufferPool.sizeClass(for: 10_000)).capacity
+        do {
+            var body = pool.data(count: 10_000) { Self.fill($0, seed: 4) }
+            body.append(7)
+            #expect(body.count == 10_001)
+            #expect(body.prefix(10_000) == Self.expected(10_000, seed: 4))
+            #expect(pool.idleBytes <= capacity)
+        }
+        #expect(pool.idleBytes == capacity)
+        #expect(pool.idleCount(ofClass: BodyBufferPool.sizeClass(for: 10_000)!.index) == 1)
+    }
+
+    @Test("drain frees every idle buffer; a body alive meanwhile gives its buffer back afterwards")
+    func drainFreesIdleBuffers() throws {
+        let pool = BodyBufferPool()
+        let capacity = try #require(BodyBufferPool.sizeClass(for: 30_000)).capacity
+        do {
+            let freedBefore = pool.data(count: 30_000) { Self.fill($0, seed: 5) }
+            #expect(freedBefore.count == 30_000)
+        }
+        #expect(pool.idleBytes == capacity)
+        do {
+            let alive = pool.data(count: 30_000) { Self.fill($0, seed: 6) }
+            pool.drain()
+            #expect(pool.idleBytes == 0)
+            #expect(alive == Self.expected(30_000, seed: 6))
+        }
+        #expect(pool.idleBytes == capacity)
+        pool.drain()
+        #expect(pool.idleBytes == 0)
+    }
+
     @Test("a changed copy leaves the body as it was; the buffer comes back once both are gone")
-    func copyOnWrite() {
+    func aChangedCopyLeavesTheBodyAsItWas() {
         let pool = BodyBufferPool()
         do {
             let body = pool.data(count: 10_000) { Self.fill($0, seed: 3) }
@@ -76,7 +119,7 @@ struct BodyBufferPoolTests {
     }
 
     @Test("idle buffers stay within the per-size count and the byte limit; the rest are freed")
-    func limits() {
+    func idleBuffersStayWithinBothLimits() {
         let perClass = BodyBufferPool(maxBuffersPerClass: 2, maxBytes: 1 << 20)
         do {
             let bodies = (0..<5).map { seed in perClass.data(count: 20_000) { Self.fill($0, seed: seed) } }
@@ -94,7 +137,7 @@ struct BodyBufferPoolTests {
     }
 
     @Test("bodies made and freed on many threads at once: every byte right, the pool within its limits")
-    func concurrent() {
+    func bodiesMadeAndFreedOnManyThreads() {
         let pool = BodyBufferPool(maxBuffersPerClass: 4, maxBytes: 1 << 20)
         let failures = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 400) { iteration in
@@ -105,5 +148,6 @@ struct BodyBufferPoolTests {
         #expect(failures.withLock { $0 } == 0)
         #expect(pool.idleBytes <= 1 << 20)
         #expect(pool.idleBytes > 0)
+        for index in 0..<32 { #expect(pool.idleCount(ofClass: index) <= 4) }
     }
 }

@@ -15,6 +15,11 @@ public typealias PlatformImage = AppleShapeImage
 public typealias PlatformImage = Bitmap
 #endif
 
+// `UIImage` and `NSImage` are not `Sendable` on every system the package supports (`NSImage` only
+// from macOS 14), and neither is the Apple-shape stand-in: the types that carry a `PlatformImage`
+// across threads (`ImageResponse`, `ImageResult`, `UncheckedImage`) assert `Sendable` there, as
+// images are never mutated after decoding. Where `PlatformImage` is `Bitmap`, the compiler checks them.
+
 extension PlatformImage {
     /// The bytes the decoded image occupies (with an animation's other frames and encoded data): the memory
     /// cache's cost for it. On Apple platforms this counts the image's own rows: the built-in

@@ -59,3 +59,10 @@ public protocol MemoryTrimming: AnyObject, Sendable {
     @discardableResult
     func trim(_ level: MemoryTrimLevel, reason: MemoryTrimReason) -> MemoryTrim
 }
+
+/// A loader that keeps memory between requests for reuse (the AsyncHTTPClient loader's idle
+/// body buffers): `ImagePipeline.trimMemory(_:reason:)` asks it to give that memory back.
+package protocol ReusableMemoryHolding: Sendable {
+    /// Frees the memory kept for reuse; memory in use stays.
+    func releaseReusableMemory()
+}

@@ -82,8 +82,9 @@ public final class ImagePipeline: Sendable {
 
     /// Gives memory back: trims the memory cache to `level` (its most recently used images
     /// stay). A cache that is `MemoryTrimming` (as `MemoryCache` is) is trimmed and reports the
-    /// trim on its `trims` stream; any other cache is emptied. Returns the trim, or `nil` when the
-    /// cache is not `MemoryTrimming` or there is none.
+    /// trim on its `trims` stream; any other cache is emptied. Memory the loader keeps for reuse
+    /// (the AsyncHTTPClient loader's idle body buffers) is freed at any level. Returns the trim,
+    /// or `nil` when the cache is not `MemoryTrimming` or there is none.
     ///
     /// ```swift
     /// pipeline.trimMemory(.fraction(0.5))   // keep the most recent half of the decoded bytes
@@ -91,6 +92,7 @@ public final class ImagePipeline: Sendable {
     /// ```
     @discardableResult
     public func trimMemory(_ level: MemoryTrimLevel = .all, reason: MemoryTrimReason = .requested) -> MemoryTrim? {
+        (configuration.dataLoader as? any ReusableMemoryHolding)?.releaseReusableMemory()
         switch configuration.memoryCache {
         case let cache as any MemoryTrimming: return cache.trim(level, reason: reason)
         case let cache?: cache.removeAll(); return nil

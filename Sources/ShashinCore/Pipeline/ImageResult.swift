@@ -17,9 +17,7 @@ struct ImageResult {
     var resumedFromByte: Int? = nil
 }
 
-// On Apple platforms `PlatformImage` (`UIImage`, `NSImage`) is not `Sendable` on every supported
-// system (`NSImage` from macOS 14 only), so the conformance is asserted there: images are never
-// mutated after decoding. Elsewhere it is a `Bitmap`, and the compiler checks it.
+// Asserted only where `PlatformImage` is not `Sendable` on every supported system (see `PlatformImage`).
 #if canImport(UIKit) || canImport(AppKit) || SHASHIN_APPLE_SHAPE
 extension ImageResult: @unchecked Sendable {} // immutable; images are never mutated after decoding
 #else

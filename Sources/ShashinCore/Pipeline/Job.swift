@@ -88,8 +88,8 @@ class Job<Value: Sendable>: Subscribable {
     func didChangePriority(_ priority: Priority) {}
     /// Whether any subscriber wants progress changed; called before `start()` for the first one.
     func didChangeProgressInterest(_ wanted: Bool) {}
-    /// The job is finished or cancelled (called once, before the outcome is delivered): the graph
-    /// forgets it here.
+    /// Called once when the job ends: before its outcome is delivered, or before `didCancel()`.
+    /// A job the graph keeps in a map overrides it to call `graph.forget(self)`.
     func didDispose() {}
 
     /// Sends progress to every subscriber.
@@ -119,7 +119,7 @@ class Job<Value: Sendable>: Subscribable {
 
     // MARK: Subscribers
 
-    func removeSubscriber(_ id: Int) {
+    final func removeSubscriber(_ id: Int) {
         guard !isDisposed, let index = subscribers.firstIndex(where: { $0.id == id }) else { return }
         subscribers.remove(at: index)
         if subscribers.isEmpty {
@@ -132,7 +132,7 @@ class Job<Value: Sendable>: Subscribable {
         }
     }
 
-    func setPriority(_ priority: Priority, ofSubscriber id: Int) {
+    final func setPriority(_ priority: Priority, ofSubscriber id: Int) {
         guard !isDisposed, let index = subscribers.firstIndex(where: { $0.id == id }) else { return }
         subscribers[index].priority = priority
         updatePriority()

@@ -111,7 +111,8 @@ final class JobGraph: Sendable {
 
     /// The fetch job for `request`, whose `fetchKey(for:)` is `key`.
     @GraphActor func fetchJob(for request: ImageRequest, key: String) -> FetchDataJob {
-        if let job = fetchJobs[key] { return job }
+        // A job that has ended is replaced, even if it were still in the map.
+        if let job = fetchJobs[key], !job.isDisposed { return job }
         let job = FetchDataJob(graph: self, request: request, key: key)
         fetchJobs[key] = job
         return job
@@ -144,7 +145,7 @@ final class JobGraph: Sendable {
     /// at stage 0, processor `stage` applied to the stage below after.
     @GraphActor func imageJob(for request: ImageRequest, stage: Int) -> ImageJob {
         let key = ImageJobKey(request: request, stage: stage)
-        if let job = imageJobs[key] { return job }
+        if let job = imageJobs[key], !job.isDisposed { return job }
         let job: ImageJob = if stage == 0 {
             DecodedImageJob(graph: self, request: request, stage: stage, key: key)
         } else {

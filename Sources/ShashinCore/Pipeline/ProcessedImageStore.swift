@@ -156,15 +156,14 @@ final class ProcessedImageStore: Sendable {
     }
 }
 
-/// Carries an image to another thread: images are never mutated after decoding.
+/// Carries an image to another thread: images are never mutated after decoding. Unchecked only
+/// where `PlatformImage` is not `Sendable` (Apple platforms); where it is `Bitmap`, checked.
 struct UncheckedImage {
     let value: PlatformImage
     init(_ value: PlatformImage) { self.value = value }
 }
 
-// On Apple platforms `PlatformImage` (`UIImage`, `NSImage`) is not `Sendable` on every supported
-// system (`NSImage` from macOS 14 only), so the conformance is asserted there: images are never
-// mutated after decoding. Elsewhere it is a `Bitmap`, and the compiler checks it.
+// Asserted only where `PlatformImage` is not `Sendable` on every supported system (see `PlatformImage`).
 #if canImport(UIKit) || canImport(AppKit) || SHASHIN_APPLE_SHAPE
 extension UncheckedImage: @unchecked Sendable {} // immutable; images are never mutated after decoding
 #else
