@@ -208,9 +208,12 @@ public final class HTTPCache: DataLoading, Sendable {
         return (answer.data, answer.response)
     }
 
+    /// The request fields that make a request conditional or ranged.
+    private static let conditionalFields = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
+
     /// Requests that carry their own validators or ranges are the caller's business: passed through.
     static func isConditional(_ headers: HTTPHeaderFields) -> Bool {
-        ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"].contains(where: headers.contains)
+        conditionalFields.contains(where: headers.contains)
     }
 
     /// The storage key of a URL: the URL without its fragment; `nil` for schemes that are not HTTP.

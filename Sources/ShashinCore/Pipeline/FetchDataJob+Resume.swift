@@ -23,7 +23,8 @@ extension FetchDataJob {
             request = passed
         }
         guard (request.httpMethod ?? "GET").uppercased() == "GET" else { return nil }
-        let headers = HTTPHeaderFields(request.allHTTPHeaderFields ?? [:])
+        guard let fields = request.allHTTPHeaderFields, !fields.isEmpty else { return request }
+        let headers = HTTPHeaderFields(fields)
         guard !HTTPCache.isConditional(headers), !headers.contains("Authorization") else { return nil }
         return request
     }

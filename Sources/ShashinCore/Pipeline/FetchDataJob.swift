@@ -238,11 +238,17 @@ final class FetchDataJob: Job<FetchedData> {
     /// `download(plan)`, its body's chunks going to `feed` as they arrive when there is one, and
     /// its redirects kept within the configuration's `allowedSchemes` (`RedirectSchemes`).
     private nonisolated func download(_ plan: HTTPCache.Plan, feedingPreviews feed: PreviewFeed?) async throws -> FetchedData {
-        try await RedirectSchemes.download(allowing: graph.configuration.allowedSchemes) {
-            guard let feed else { return try await download(plan) }
-            let sink = BodyObserver.Sink { chunk in feed.receive(chunk) }
-            return try await BodyObserver.$sink.withValue(sink) { try await download(plan) }
+        guard graph.narrowsRedirects else { return try await download(plan, observedBy: feed) }
+        return try await RedirectSchemes.download(allowing: graph.configuration.allowedSchemes) {
+            try await download(plan, observedBy: feed)
         }
+    }
+
+    /// `download(plan)`, its body's chunks going to `feed` as they arrive when there is one.
+    private nonisolated func download(_ plan: HTTPCache.Plan, observedBy feed: PreviewFeed?) async throws -> FetchedData {
+        guard let feed else { return try await download(plan) }
+        let sink = BodyObserver.Sink { chunk in feed.receive(chunk) }
+        return try await BodyObserver.$sink.withValue(sink) { try await download(plan) }
     }
 
     private nonisolated func download(_ plan: HTTPCache.Plan) async throws -> FetchedData {
@@ -265,7 +271,6 @@ final class FetchDataJob: Job<FetchedData> {
 
     /// Downloads the whole body, as the plan says.
     nonisolated func downloadWhole(_ plan: HTTPCache.Plan, progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> FetchedData {
-        let configuration = graph.configuration
         if let cache = graph.httpCache {
             let answer = try await cache.execute(plan, progress: progress)
             try Task.checkCancellation()
@@ -273,7 +278,7 @@ final class FetchDataJob: Job<FetchedData> {
         }
         guard case .passThrough(let urlRequest, _) = plan else { preconditionFailure("a plan without a cache is a download") }
         let (data, response) = try await graph.dataLoader.loadData(
-            for: urlRequest, maxBytes: configuration.maxResponseBytes, progress: progress)
+            for: urlRequest, maxBytes: graph.configuration.maxResponseBytes, progress: progress)
         try Task.checkCancellation()
         if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
             throw ImagePipelineError.httpStatus(http.statusCode) // for loaders that do not check
