@@ -2,16 +2,19 @@ import Foundation
 import Testing
 @testable import ShashinCore
 
-/// `data(for:)` starts the download it causes on the caller's thread: it must stay a download of
-/// its own, shared and cancelled as any other.
+/// `data(for:)` starts the download it causes on the caller's thread while other downloads run:
+/// it must stay a download of its own, shared and cancelled as any other.
 @Suite("Data loads started by their caller")
 struct DataLoadStartTests {
     let url = PipelineFixture.url("shared")
 
     @Test func cancellingTheCallerThatStartedADownloadKeepsItForTheOtherCaller() async throws {
         let fixture = PipelineFixture()
-        let first = Task { try await fixture.pipeline.data(for: ImageRequest(url: url)) }
+        // Another download running, so that the next one starts on its caller's thread.
+        let other = Task { try await fixture.pipeline.data(for: ImageRequest(url: PipelineFixture.url("other"))) }
         try await fixture.loader.waitForPendingCount(1)
+        let first = Task { try await fixture.pipeline.data(for: ImageRequest(url: url)) }
+        try await fixture.loader.waitForPendingCount(2)
         let second = Task { try await fixture.pipeline.data(for: ImageRequest(url: url)) }
         // Both subscribed to the one job (a live task counts before it subscribes).
         try await eventually { fixture.pipeline.graph.fetchSubscriberCount(for: ImageRequest(url: url)) == 2 }
@@ -20,7 +23,9 @@ struct DataLoadStartTests {
         try await fixture.loader.respond(to: url, with: Data([1, 2, 3]))
         #expect(try await second.value.0 == Data([1, 2, 3]))
         #expect(fixture.loader.cancelledURLs.isEmpty)
-        #expect(fixture.loader.startedURLs == [url])
+        try await fixture.loader.respond(to: PipelineFixture.url("other"), with: Data([4]))
+        #expect(try await other.value.0 == Data([4]))
+        #expect(fixture.loader.startedURLs == [PipelineFixture.url("other"), url])
         try await fixture.waitUntilIdle()
     }
 

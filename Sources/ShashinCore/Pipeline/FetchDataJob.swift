@@ -47,7 +47,8 @@ final class FetchDataJob: Job<FetchedData> {
 
     /// Subscribes a caller that awaits nothing but this job's outcome (`data(for:)`): the
     /// download, if this subscription starts it at once (no request modifier, no disk cache, a
-    /// network slot free), may begin on the caller's thread (`start(_:for:inPlace:)`).
+    /// network slot free, other downloads running), may begin on the caller's thread
+    /// (`start(_:for:inPlace:)`).
     func subscribeAwaiting(priority: Priority, handler: @escaping Handler) -> JobSubscription? {
         startsInPlace = true
         defer { startsInPlace = false }
@@ -168,7 +169,10 @@ final class FetchDataJob: Job<FetchedData> {
             let run: @Sendable () async -> Void = { [self] in
                 await runDownload(plan, item: item, feed: feed, enqueuedAt: enqueuedAt, timings: timings)
             }
-            Self.start(run, for: item, inPlace: inPlace)
+            // In place only while other downloads run: a lone download wakes no other thread
+            // anyway (its caller's thread runs it once the caller waits), and there starting it
+            // as a plain task costs less than `Task.immediate`.
+            Self.start(run, for: item, inPlace: inPlace && graph.networkQueue.runningCount > 1)
         }
     }
 
@@ -176,8 +180,9 @@ final class FetchDataJob: Job<FetchedData> {
     /// from inside them goes to the Swift pool instead of nesting deeper.
     private nonisolated static let startingInPlace = ThreadMark()
 
-    /// Starts `run` as a task of its own. Started `inPlace`, by a subscriber that is a Swift task
-    /// off the main thread, it begins on the subscriber's thread once the graph is released and
+    /// Starts `run` as a task of its own. Started `inPlace` (by a subscriber that awaits only its
+    /// bytes, while other downloads run), by a subscriber that is a Swift task off the main
+    /// thread, it begins on the subscriber's thread once the graph is released and
     /// runs there until the loader first waits, so no thread is woken to start it (a subscriber
     /// with a task executor preference runs those first steps on that executor's thread).
     /// Otherwise (a slot freed by a finished download, a dispatch thread, a start nested in such
