@@ -23,9 +23,20 @@ public enum RedirectSchemes {
     /// The schemes, lowercased, a redirect of the calling task's download may lead to.
     public static var current: Set<String> { allowed.map { web.intersection($0) } ?? web }
 
+    /// What a pipeline allowing `allowedSchemes` binds around its downloads: the set itself when
+    /// it narrows ``web``, else nothing (`nil`). A pipeline decides it once.
+    static func restriction(for allowedSchemes: Set<String>) -> Set<String>? {
+        allowedSchemes.isSuperset(of: web) ? nil : allowedSchemes
+    }
+
     /// Runs `download` with `allowedSchemes` bound when it narrows ``web``; otherwise runs it as it is.
     static func download<T>(allowing allowedSchemes: Set<String>, _ download: () async throws -> T) async throws -> T {
-        guard !allowedSchemes.isSuperset(of: web) else { return try await download() }
-        return try await $allowed.withValue(allowedSchemes) { try await download() }
+        try await self.download(restrictedTo: restriction(for: allowedSchemes), download)
+    }
+
+    /// Runs `download` with `restriction` (from `restriction(for:)`) bound, or as it is when `nil`.
+    static func download<T>(restrictedTo restriction: Set<String>?, _ download: () async throws -> T) async throws -> T {
+        guard let restriction else { return try await download() }
+        return try await $allowed.withValue(restriction) { try await download() }
     }
 }

@@ -243,8 +243,7 @@ final class FetchDataJob: Job<FetchedData> {
     /// `download(plan)`, its body's chunks going to `feed` as they arrive when there is one, and
     /// its redirects kept within the configuration's `allowedSchemes` (`RedirectSchemes`).
     private nonisolated func download(_ plan: HTTPCache.Plan, feedingPreviews feed: PreviewFeed?) async throws -> FetchedData {
-        guard graph.narrowsRedirects else { return try await download(plan, observedBy: feed) }
-        return try await RedirectSchemes.download(allowing: graph.configuration.allowedSchemes) {
+        try await RedirectSchemes.download(restrictedTo: graph.redirectRestriction) {
             try await download(plan, observedBy: feed)
         }
     }

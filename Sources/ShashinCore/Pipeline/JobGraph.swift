@@ -18,9 +18,9 @@ final class JobGraph: Sendable {
     let processedStore: ProcessedImageStore?
     /// Where partial bodies are kept for resuming; `nil` when the configuration turns it off.
     let partialBodies: PartialBodyStorage?
-    /// Whether `allowedSchemes` leaves out `http` or `https`, so that downloads bind it for the
-    /// loader's redirects (`RedirectSchemes`).
-    let narrowsRedirects: Bool
+    /// What downloads bind for the loader's redirects (`RedirectSchemes.restriction(for:)` of
+    /// `allowedSchemes`): `nil` when it allows both `http` and `https`.
+    let redirectRestriction: Set<String>?
     private let liveTasks = Locked(0)
     private let nextTaskID = Locked(0)
 
@@ -36,7 +36,7 @@ final class JobGraph: Sendable {
             configuration.dataLoader
         }
         self.dataLoader = dataLoader
-        narrowsRedirects = !configuration.allowedSchemes.isSuperset(of: RedirectSchemes.web)
+        redirectRestriction = RedirectSchemes.restriction(for: configuration.allowedSchemes)
         networkQueue = WorkQueue(name: "network", maxConcurrent: configuration.maxConcurrentDownloads)
         decodeQueue = WorkQueue(name: "decode", maxConcurrent: configuration.maxConcurrentDecodes)
         processingQueue = WorkQueue(name: "processing", maxConcurrent: configuration.maxConcurrentProcessing)
