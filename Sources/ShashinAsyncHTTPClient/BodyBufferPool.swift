@@ -64,22 +64,22 @@ final class BodyBufferPool: Sendable {
     /// buffer when `count` is in the pooled sizes.
     func data(count: Int, fill: (UnsafeMutableRawBufferPointer) -> Void) -> Data {
         guard count > 0 else { return Data() }
-        guard let (sizeClass, capacity) = Self.sizeClass(for: count) else {
-            // Written in place, as the pooled sizes are (`Data(count:)` would zero it first).
-            let buffer = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
-            fill(UnsafeMutableRawBufferPointer(start: buffer, count: count))
-            return Data(bytesNoCopy: buffer, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
-        }
-        let reused = idle.withLock { idle -> UInt? in
-            guard let address = idle.buffers[sizeClass].popLast() else { return nil }
-            idle.bytes -= capacity
-            return address
+        // Outside the pooled sizes: a buffer of its own, written in place all the same
+        // (`Data(count:)` would zero it first), freed with the `Data`.
+        let sizeClass = Self.sizeClass(for: count)
+        let capacity = sizeClass?.capacity ?? count
+        let reused = sizeClass.flatMap { sizeClass in
+            idle.withLock { idle -> UInt? in
+                guard let address = idle.buffers[sizeClass.index].popLast() else { return nil }
+                idle.bytes -= capacity
+                return address
+            }
         }
         let buffer = reused.flatMap(UnsafeMutableRawPointer.init(bitPattern:))
             ?? UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         fill(UnsafeMutableRawBufferPointer(start: buffer, count: count))
         return Data(bytesNoCopy: buffer, count: count, deallocator: .custom { [self] pointer, _ in
-            giveBack(pointer, sizeClass: sizeClass, capacity: capacity)
+            if let sizeClass { giveBack(pointer, sizeClass: sizeClass.index, capacity: capacity) } else { pointer.deallocate() }
         })
     }
 
