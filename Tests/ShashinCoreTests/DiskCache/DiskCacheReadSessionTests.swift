@@ -29,10 +29,15 @@ struct DiskCacheReadSessionTests {
         try update.run()
     }
 
-    /// Opens a session as a lookup does (one may have ended by itself since the last lookup).
+    /// Opens a session as a lookup does (one may have ended by itself since the last lookup). The
+    /// check is made in the same critical section: a session a lookup opened earlier may reach
+    /// its end (the store's timer) between two sections.
     func openSession(_ cache: DiskCache) {
-        cache.store.locked { _ = cache.store.index.database.beginReadSession() }
-        #expect(cache.store.locked { cache.store.index.database.readSessionStart } != nil)
+        let isOpen = cache.store.locked { () -> Bool in
+            _ = cache.store.index.database.beginReadSession()
+            return cache.store.index.database.readSessionStart != nil
+        }
+        #expect(isOpen)
     }
 
     @Test func writesInsideASessionEndItAndAreSeenAtOnce() throws {
