@@ -191,7 +191,7 @@ final class FetchDataJob: Job<FetchedData> {
     /// thread today; the check keeps it so should that change.
     private nonisolated static func start(_ run: @escaping @Sendable () async -> Void, for item: WorkItem, inPlace: Bool) {
 #if compiler(>=6.2) // Task.immediate
-        if inPlace, GraphActor.exclusion.isHeldByCurrentThread, !startingInPlace.isSet, !Thread.isMainThread,
+        if inPlace, GraphActor.exclusion.isHeldByCurrentThread, !startingInPlace.isSet, !MainThread.isCurrent,
            withUnsafeCurrentTask(body: { $0 != nil }),
            #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             GraphActor.afterUnlock {
