@@ -3,19 +3,33 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The original bytes of an image and where they came from.
-struct FetchedData: Sendable {
+/// The original bytes of an image and where they came from. A class: one outcome reaches every
+/// subscriber and crosses several hands on the way (the job's result, each handler, a waiter), and
+/// each hand-over of a reference is one retain where a struct's copy retained the bytes, the
+/// response and the errors each.
+final class FetchedData: Sendable {
     let data: Data
     let urlResponse: URLResponse?
     let source: ImageResponse.Source
     let timings: ImageTimings
     /// What the disk cache reported on the way (the bytes are good; they may not be stored).
-    var storageErrors: [any Error] = []
+    let storageErrors: [any Error]
     /// Where the download resumed, when it continued kept bytes of an earlier one.
-    var resumedFromByte: Int? = nil
+    let resumedFromByte: Int?
     /// For a preview: where the last complete scan's data ends in `data` (which holds the two
     /// bytes of the marker after it too).
-    var scanEnd: Int? = nil
+    let scanEnd: Int?
+
+    init(data: Data, urlResponse: URLResponse?, source: ImageResponse.Source, timings: ImageTimings,
+         storageErrors: [any Error] = [], resumedFromByte: Int? = nil, scanEnd: Int? = nil) {
+        self.data = data
+        self.urlResponse = urlResponse
+        self.source = source
+        self.timings = timings
+        self.storageErrors = storageErrors
+        self.resumedFromByte = resumedFromByte
+        self.scanEnd = scanEnd
+    }
 }
 
 /// Gets a URL's bytes once for everyone who asks: from the disk cache when HTTP's rules (and the
