@@ -75,4 +75,25 @@ struct WorkQueueTests {
         item.finish() // a second finish must not free a second slot
         #expect(queue.runningCount == 0)
     }
+
+    /// An item knows, when it starts, whether others of its queue were running: the first of a
+    /// queue does not, one started beside it does, one started from a slot the last running
+    /// item freed does not.
+    @Test func anItemKnowsWhetherOthersRanWhenItStarted() {
+        let queue = WorkQueue(name: "test", maxConcurrent: 2)
+        let beside = Locked<[String: Bool]>([:])
+        func enqueue(_ name: String) -> WorkItem {
+            queue.enqueue(priority: .normal) { item in beside.withLock { $0[name] = item.startsBesideOthers } }
+        }
+        let first = enqueue("first")
+        let second = enqueue("second")
+        let third = enqueue("third") // queued: both slots are taken
+        #expect(beside.current == ["first": false, "second": true])
+        first.finish()
+        #expect(beside.current["third"] == true) // "second" still runs
+        second.finish()
+        third.finish()
+        _ = enqueue("alone")
+        #expect(beside.current["alone"] == false)
+    }
 }

@@ -186,7 +186,7 @@ final class FetchDataJob: Job<FetchedData> {
             // In place only while other downloads run: a lone download wakes no other thread
             // anyway (its caller's thread runs it once the caller waits), and there starting it
             // as a plain task costs less than `Task.immediate`.
-            Self.start(run, for: item, inPlace: inPlace && graph.networkQueue.runningCount > 1)
+            Self.start(run, for: item, inPlace: inPlace && item.startsBesideOthers)
         }
     }
 

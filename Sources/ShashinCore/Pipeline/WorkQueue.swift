@@ -98,6 +98,7 @@ final class WorkQueue: @unchecked Sendable { // `pending`, `running` and every i
             let item = pending[level].removeFirst()
             item.state = .running
             running += 1
+            item.startsBesideOthers = running > 1
             ready.append(item)
         }
         return ready
@@ -126,6 +127,9 @@ final class WorkItem: @unchecked Sendable { // mutable state behind its queue's 
     fileprivate var state = State.pending
     fileprivate var cancelRequested = false
     fileprivate var onCancel: (@Sendable () -> Void)?
+    /// Whether other operations of the queue were running when this one was given its slot. Set
+    /// before its `start` is called and never changed after, so `start` reads it without the lock.
+    fileprivate(set) var startsBesideOthers = false
 
     fileprivate init(queue: WorkQueue, priority: ImageRequest.Priority, start: @escaping @Sendable (WorkItem) -> Void) {
         self.queue = queue
