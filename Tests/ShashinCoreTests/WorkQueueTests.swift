@@ -77,8 +77,8 @@ struct WorkQueueTests {
     }
 
     /// An item knows, when it starts, whether others of its queue were running: the first of a
-    /// queue does not, one started beside it does, one started from a slot the last running
-    /// item freed does not.
+    /// queue does not, one started beside it does, one started from a slot freed while another
+    /// still runs does, and one enqueued once the queue is idle again does not.
     @Test func anItemKnowsWhetherOthersRanWhenItStarted() {
         let queue = WorkQueue(name: "test", maxConcurrent: 2)
         let beside = Locked<[String: Bool]>([:])
@@ -95,5 +95,19 @@ struct WorkQueueTests {
         third.finish()
         _ = enqueue("alone")
         #expect(beside.current["alone"] == false)
+    }
+
+    /// An item given the slot its queue's only running item freed starts alone.
+    @Test func anItemStartedFromTheLastFreedSlotStartsAlone() {
+        let queue = WorkQueue(name: "test", maxConcurrent: 1)
+        let beside = Locked<[String: Bool]>([:])
+        func enqueue(_ name: String) -> WorkItem {
+            queue.enqueue(priority: .normal) { item in beside.withLock { $0[name] = item.startsBesideOthers } }
+        }
+        let running = enqueue("running")
+        _ = enqueue("next")
+        #expect(beside.current == ["running": false])
+        running.finish()
+        #expect(beside.current == ["running": false, "next": false])
     }
 }

@@ -118,7 +118,7 @@ final class WorkQueue: @unchecked Sendable { // `pending`, `running` and every i
 }
 
 /// One operation in a `WorkQueue`.
-final class WorkItem: @unchecked Sendable { // mutable state behind its queue's lock
+final class WorkItem: @unchecked Sendable { // mutable state behind its queue's lock; `startsBesideOthers` written under it before `start`, read only by `start`
     enum State { case pending, running, finished }
 
     private let queue: WorkQueue // strong: a running item keeps its queue alive

@@ -2,31 +2,34 @@ import Foundation
 
 /// Whether the calling thread is the process's main thread.
 enum MainThread {
-    /// On Apple platforms `Thread.isMainThread` (a cheap `pthread_main_np`). On Linux
-    /// swift-corelibs-foundation answers through a `Thread` object for the calling thread, which
-    /// cost 1.4 % of a `data(for:)` benchmark's samples when asked once per download; a thread never
-    /// stops or starts being the main one, so the answer is asked once per thread and kept in a
-    /// thread-specific value.
+    /// On Apple platforms `Thread.isMainThread` (`pthread_main_np`, no system call). On Linux
+    /// swift-corelibs-foundation compares `gettid()` with `getpid()`, two system calls a question;
+    /// whether a thread is the main one never changes (short of a `fork` without `exec`, which
+    /// nothing here does), so the answer is asked once per thread and kept.
     static var isCurrent: Bool {
 #if canImport(Darwin)
         Thread.isMainThread
 #else
-        if let kept = pthread_getspecific(key) { return Int(bitPattern: kept) == isMain }
-        let answer = Thread.isMainThread
-        _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: answer ? isMain : isOther))
-        return answer
+        keptAnswer { Thread.isMainThread }
 #endif
     }
 
-#if !canImport(Darwin)
-    /// The kept answer: `isMain` or `isOther` as a pointer's bits (never dereferenced); nil until asked.
+    /// `ask()`'s answer the first time the calling thread calls this; the kept answer after,
+    /// without asking again. Kept in a thread-specific value, as a pointer's bits never dereferenced.
+    static func keptAnswer(_ ask: () -> Bool) -> Bool {
+        if let kept = pthread_getspecific(key) { return Int(bitPattern: kept) == yes }
+        let answer = ask()
+        _ = pthread_setspecific(key, UnsafeRawPointer(bitPattern: answer ? yes : no))
+        return answer
+    }
+
+    /// The thread-specific value: nil until the thread asks, then `yes` or `no`.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
         precondition(status == 0, "pthread_key_create failed: \(status)")
         return key
     }()
-    private static let isMain = 2
-    private static let isOther = 1
-#endif
+    private static let yes = 2
+    private static let no = 1
 }
