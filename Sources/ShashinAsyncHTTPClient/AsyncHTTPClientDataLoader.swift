@@ -102,12 +102,17 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
 
     /// The configuration of the loader's own client: redirects handed back to the loader, no
     /// decompression, `idleTimeout` as the read timeout, 60 s before an idle pooled connection
-    /// closes.
+    /// closes, and a connection that cannot be made failing its requests at once, as `URLSession`
+    /// does (AsyncHTTPClient's default tries again until the 10 s connect timeout, so a host that
+    /// refuses connections would hold every download slot for 10 s).
     public static func clientConfiguration(idleTimeout: TimeAmount = .seconds(60), maxConnectionsPerHost: Int = 16) -> HTTPClient.Configuration {
+        var connectionPool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: maxConnectionsPerHost)
+        connectionPool.retryConnectionEstablishment = false
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(10), read: idleTimeout),
-            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: maxConnectionsPerHost),
+            connectionPool: connectionPool,
             decompression: .disabled
         )
         configuration.httpVersion = .automatic
