@@ -63,16 +63,12 @@ struct LiveErrorTests {
     }
 
     /// A port held closed (`ClosedPort`), not a stopped server's: that port could be given to
-    /// another test's server meanwhile, which would then answer. The failure comes from the first
-    /// refused attempt, not after the loaders' 10 s connect timeout (AsyncHTTPClient's own default
-    /// would try again until then).
+    /// another test's server meanwhile, which would then answer.
     @Test(arguments: LoaderFactory.all) func aRefusedConnectionIsANetworkFailure(loader: LoaderFactory) async throws {
         let fixture = try await LiveFixture.start(loader)
         let closed = try ClosedPort()
         let task = fixture.task(ImageRequest(url: closed.url("/gone.jpg")))
-        let started = ContinuousClock.now
         let error = await fixture.error(of: task)
-        #expect(ContinuousClock.now - started < .seconds(5), "waited for the connect timeout")
         guard case .networkFailure? = error as? ImagePipelineError else {
             Issue.record("expected networkFailure, got \(String(describing: error))"); return
         }
