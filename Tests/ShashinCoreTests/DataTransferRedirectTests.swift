@@ -50,7 +50,7 @@ struct DataTransferRedirectTests {
 
     @Test("a pipeline allowing only http binds that for its downloads: a redirect to https is refused")
     func narrowedSchemes() async throws {
-        let refused = try await RedirectSchemes.download(allowing: ["http", "file"]) { () async throws -> (any Error)? in
+        let refused = try await RedirectSchemes.download(restrictedTo: RedirectSchemes.restriction(for: ["http", "file"])) { () async throws -> (any Error)? in
             #expect(RedirectSchemes.current == ["http"])
             let transfer = DataTransfer(maxBytes: 100) { _, _ in }
             #expect(!transfer.mayRedirect(to: URLRequest(url: URL(string: "https://example.com/next")!)))
@@ -59,7 +59,7 @@ struct DataTransferRedirectTests {
         }
         #expect(refused as? ImagePipelineError == .unsupportedScheme("https"))
         // The default set binds nothing: both web schemes, and never another.
-        try await RedirectSchemes.download(allowing: ["http", "https", "data"]) { #expect(RedirectSchemes.current == ["http", "https"]) }
+        try await RedirectSchemes.download(restrictedTo: RedirectSchemes.restriction(for: ["http", "https", "data"])) { #expect(RedirectSchemes.current == ["http", "https"]) }
         #expect(RedirectSchemes.current == RedirectSchemes.web)
     }
 }

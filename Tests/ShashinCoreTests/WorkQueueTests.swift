@@ -76,38 +76,44 @@ struct WorkQueueTests {
         #expect(queue.runningCount == 0)
     }
 
+    /// Enqueues named items that record, when they start, whether others of the queue ran.
+    struct BesideRecorder {
+        let queue: WorkQueue
+        let seen = Locked<[String: Bool]>([:])
+        init(_ queue: WorkQueue) { self.queue = queue }
+        func enqueue(_ name: String) -> WorkItem {
+            queue.enqueue(priority: .normal) { [seen] item in seen.withLock { $0[name] = item.startsBesideOthers } }
+        }
+    }
+
     /// An item knows, when it starts, whether others of its queue were running: the first of a
     /// queue does not, one started beside it does, one started from a slot freed while another
     /// still runs does, and one enqueued once the queue is idle again does not.
     @Test func anItemKnowsWhetherOthersRanWhenItStarted() {
         let queue = WorkQueue(name: "test", maxConcurrent: 2)
-        let beside = Locked<[String: Bool]>([:])
-        func enqueue(_ name: String) -> WorkItem {
-            queue.enqueue(priority: .normal) { item in beside.withLock { $0[name] = item.startsBesideOthers } }
-        }
+        let beside = BesideRecorder(queue)
+        let enqueue = beside.enqueue
         let first = enqueue("first")
         let second = enqueue("second")
         let third = enqueue("third") // queued: both slots are taken
-        #expect(beside.current == ["first": false, "second": true])
+        #expect(beside.seen.current == ["first": false, "second": true])
         first.finish()
-        #expect(beside.current["third"] == true) // "second" still runs
+        #expect(beside.seen.current["third"] == true) // "second" still runs
         second.finish()
         third.finish()
         _ = enqueue("alone")
-        #expect(beside.current["alone"] == false)
+        #expect(beside.seen.current["alone"] == false)
     }
 
     /// An item given the slot its queue's only running item freed starts alone.
     @Test func anItemStartedFromTheLastFreedSlotStartsAlone() {
         let queue = WorkQueue(name: "test", maxConcurrent: 1)
-        let beside = Locked<[String: Bool]>([:])
-        func enqueue(_ name: String) -> WorkItem {
-            queue.enqueue(priority: .normal) { item in beside.withLock { $0[name] = item.startsBesideOthers } }
-        }
+        let beside = BesideRecorder(queue)
+        let enqueue = beside.enqueue
         let running = enqueue("running")
         _ = enqueue("next")
-        #expect(beside.current == ["running": false])
+        #expect(beside.seen.current == ["running": false])
         running.finish()
-        #expect(beside.current == ["running": false, "next": false])
+        #expect(beside.seen.current == ["running": false, "next": false])
     }
 }

@@ -29,11 +29,6 @@ public enum RedirectSchemes {
         allowedSchemes.isSuperset(of: web) ? nil : allowedSchemes
     }
 
-    /// Runs `download` with `allowedSchemes` bound when it narrows ``web``; otherwise runs it as it is.
-    static func download<T>(allowing allowedSchemes: Set<String>, _ download: () async throws -> T) async throws -> T {
-        try await self.download(restrictedTo: restriction(for: allowedSchemes), download)
-    }
-
     /// Runs `download` with `restriction` (from `restriction(for:)`) bound, or as it is when `nil`.
     static func download<T>(restrictedTo restriction: Set<String>?, _ download: () async throws -> T) async throws -> T {
         guard let restriction else { return try await download() }
