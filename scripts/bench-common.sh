@@ -4,7 +4,7 @@
 # (their paths) and `workdir` (a temporary folder removed on exit).
 # Reads SWIFT, SCRATCH_PATH, NO_PILLOW (set: Pillow is not needed) and SMOKE.
 #
-# SMOKE=1 is the scripts' smoke mode, which `make test` runs (`make bench-smoke`): the debug
+# SMOKE=1 is the scripts' smoke mode, which `make check` runs (`make bench-smoke`): the debug
 # executables that `make test` has already built, and counts the caller makes tiny, so a script
 # that no longer works fails CI in seconds. Its figures mean nothing and are never recorded.
 SWIFT=${SWIFT:-swift}

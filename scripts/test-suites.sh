@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The plain test suites of `make test`, each group in a process of its own, against the debug
+# build `swift build --build-tests` made. Why the groups are apart:
+# - the decoder's CPU-heavy tests would otherwise share the two cores with the socket tests,
+#   whose servers then answer late;
+# - the memory suites count libvips' process-wide allocations, vips-tracked bytes or peak
+#   memory, which a neighbour's decode moves: they also run one test at a time (`--no-parallel`);
+# - the process suites start `shashin` and `shashin-dev` processes (and kill them) and load the
+#   machine in bursts the socket tests' waits need not share. (The header flood holds the thread
+#   libcurl shares between every URLSession of a process.)
+#
+# On Linux the test bundle SwiftPM built is an executable, run here directly: `swift test
+# --skip-build` loads and resolves the package graph again for each group (8–28 s each on two
+# cores, a minute or more over the six groups). Elsewhere, `swift test --skip-build`.
+#
+#   scripts/test-suites.sh [GROUP ...]   GROUP: core feed vips memory server process (default: all)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+
+memory_suites='DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory|DecodeBudgetMemory|theDirectPathReleasesEverythingOnEveryPath'
+process_suites='DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests|LiveToolAuthenticationTests|SoakTests|HostileHeaderFloodTests'
+
+# The test runner colours its output even into a pipe; plain text unless on a terminal.
+[[ -t 1 ]] || export NO_COLOR=1
+
+bundle="$("$SWIFT" build --show-bin-path)/ShashinPackageTests.xctest"
+run() {
+    if [[ "$(uname -s)" == "Linux" && -x "$bundle" ]]; then
+        "$bundle" --testing-library swift-testing "$@"
+    else
+        "$SWIFT" test --skip-build "$@"
+    fi
+}
+
+group() {
+    local started=$SECONDS
+    echo "== $1"
+    case $1 in
+        core)    run --filter ShashinCoreTests ;;
+        feed)    run --filter ShashinFeedTests ;;
+        vips)    run --filter ShashinVipsTests --skip "$memory_suites" ;;
+        memory)  run --no-parallel --filter "$memory_suites" ;;
+        server)  run --filter 'ImageServerTests|ShashinTests' --skip "$process_suites" ;;
+        process) run --filter "$process_suites" ;;
+        *) echo "unknown group: $1 (core feed vips memory server process)" >&2; return 2 ;;
+    esac
+    echo "== $1: $((SECONDS - started)) s"
+}
+
+groups=("$@")
+(( ${#groups[@]} )) || groups=(core feed vips memory server process)
+for g in "${groups[@]}"; do group "$g"; done
