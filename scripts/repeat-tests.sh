@@ -19,10 +19,11 @@ skip=${3:-}
 log_dir=${LOG_DIR:-$(mktemp -d /tmp/shashin-repeat-XXXXXX)}
 mkdir -p "$log_dir"
 
-args=(--skip-build)
+args=()
 build=(build --build-tests)
+scratch=.build
 if [[ -n "$sanitizer" ]]; then
-    args+=(--sanitize="$sanitizer" --scratch-path ".build-${sanitizer}-sanitized")
+    scratch=".build-${sanitizer}-sanitized"
     build+=(--sanitize="$sanitizer" --scratch-path ".build-${sanitizer}-sanitized")
     export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 suppressions=$PWD/scripts/tsan-suppressions.txt}
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
@@ -35,7 +36,7 @@ whole_runs_passed=0
 for ((run = 1; run <= runs; run++)); do
     log="$log_dir/run-$run.log"
     status=0
-    "$SWIFT" test "${args[@]}" --filter "$filter" >"$log" 2>&1 || status=$?
+    SWIFT=$SWIFT SCRATCH=$scratch SANITIZE=$sanitizer scripts/run-test-bundle.sh ${args[@]+"${args[@]}"} --filter "$filter" >"$log" 2>&1 || status=$?
     # Swift Testing prints one line per suite: `✔ Suite X passed` / `✘ Suite X failed`; XCTest is not used here.
     while IFS=$'\t' read -r mark name; do
         if [[ "$mark" == "✔" ]]; then passed[$name]=$(( ${passed[$name]:-0} + 1 )); else failed[$name]=$(( ${failed[$name]:-0} + 1 )); fi

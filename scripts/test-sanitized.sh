@@ -23,7 +23,7 @@ export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1 suppressions=$PWD/scripts/ts
 # The stress test's 100,000 requests take minutes under a sanitizer; 10,000 find the same races.
 export SHASHIN_STRESS_REQUESTS=${SHASHIN_STRESS_REQUESTS:-10000}
 
-run() { "$SWIFT" test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" "$@"; }
+run() { SWIFT=$SWIFT SCRATCH=$scratch SANITIZE=$sanitizer scripts/run-test-bundle.sh "$@"; }
 
 "$SWIFT" build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
 run --filter ShashinCoreTests

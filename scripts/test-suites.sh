@@ -9,9 +9,7 @@
 #   machine in bursts the socket tests' waits need not share. (The header flood holds the thread
 #   libcurl shares between every URLSession of a process.)
 #
-# On Linux the test bundle SwiftPM built is an executable, run here directly: `swift test
-# --skip-build` loads and resolves the package graph again for each group (8–28 s each on two
-# cores, a minute or more over the six groups). Elsewhere, `swift test --skip-build`.
+# The groups run the built bundle through scripts/run-test-bundle.sh (directly on Linux).
 #
 #   scripts/test-suites.sh [GROUP ...]   GROUP: core feed vips memory server process (default: all)
 set -euo pipefail
@@ -21,17 +19,7 @@ SWIFT=${SWIFT:-swift}
 memory_suites='DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory|DecodeBudgetMemory|theDirectPathReleasesEverythingOnEveryPath'
 process_suites='DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests|LiveToolAuthenticationTests|SoakTests|HostileHeaderFloodTests'
 
-# The test runner colours its output even into a pipe; plain text unless on a terminal.
-[[ -t 1 ]] || export NO_COLOR=1
-
-bundle="$("$SWIFT" build --show-bin-path)/ShashinPackageTests.xctest"
-run() {
-    if [[ "$(uname -s)" == "Linux" && -x "$bundle" ]]; then
-        "$bundle" --testing-library swift-testing "$@"
-    else
-        "$SWIFT" test --skip-build "$@"
-    fi
-}
+run() { SWIFT=$SWIFT scripts/run-test-bundle.sh "$@"; }
 
 group() {
     local started=$SECONDS
