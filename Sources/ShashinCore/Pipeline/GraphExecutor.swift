@@ -23,7 +23,7 @@ final class GraphExecutor: SerialExecutor {
 
     private func run(_ job: UnownedJob) {
         GraphActor.queue.async {
-            GraphActor.exclusion.run { job.runSynchronously(on: asUnownedSerialExecutor()) }
+            GraphActor.exclusion.run { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
         }
     }
 
