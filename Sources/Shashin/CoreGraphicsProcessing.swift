@@ -116,13 +116,14 @@ enum CoreGraphicsProcessing {
         let cgImage = try cgImage(of: image)
         let input = CIImage(cgImage: cgImage)
         let blurred = input.clampedToExtent().applyingGaussianBlur(sigma: min(sigma, Double(max(cgImage.width, cgImage.height))))
-        guard let space = CGColorSpace(name: CGColorSpace.sRGB),
-              let output = ciContext.createCGImage(blurred.cropped(to: input.extent), from: input.extent,
-                                                   format: .RGBA8, colorSpace: space) else {
+        // No `format:` argument: the SDK declares `CIFormat.RGBA8` as a mutable C global, which
+        // Swift 6 refuses to read. Core Image picks the bitmap's layout and colour space; the
+        // redraw makes it 8-bit sRGB like every other step, without the alpha channel Core Image
+        // writes when the input is opaque (a blur adds no transparency).
+        guard let output = ciContext.createCGImage(blurred.cropped(to: input.extent), from: input.extent) else {
             throw Failure("Core Image failed to blur the image")
         }
-        // Core Image writes an alpha channel; a blur adds no transparency to an opaque image.
-        return try makeImage(isOpaque(cgImage) ? redrawn(output, width: output.width, height: output.height, opaque: true) : output)
+        return try makeImage(redrawn(output, width: output.width, height: output.height, opaque: isOpaque(cgImage)))
     }
 
     // MARK: Images

@@ -13,9 +13,9 @@ extension ImageProcessing {
     public func processEveryFrame(_ image: PlatformImage,
                                   context: ImageProcessingContext = ImageProcessingContext()) throws -> PlatformImage {
         guard let animation = image.animation, !animation.frames.isEmpty else {
-            var output = try process(image, context: context)
-            if output.animation == nil, let animation = image.animation { output.animation = animation }
-            return output
+            let output = try process(image, context: context)
+            guard output.animation == nil, let animation = image.animation else { return output }
+            return carrying(animation, output)
         }
         let mapped = try animation.mapFrames { frame in
             guard var processed = Bitmap(platformImage: try process(frame.platformImage, context: context)) else {
@@ -24,8 +24,19 @@ extension ImageProcessing {
             processed.animation = nil
             return processed
         }
-        var output = mapped.frames[0].bitmap.platformImage
-        output.animation = mapped
-        return output
+        return carrying(mapped, mapped.frames[0].bitmap.platformImage)
     }
+}
+
+/// `image` with `animation` set: the same object where `PlatformImage` is a class (Apple), a
+/// changed copy where it is a struct (`Bitmap`).
+private func carrying(_ animation: ImageAnimation, _ image: PlatformImage) -> PlatformImage {
+    #if canImport(UIKit) || canImport(AppKit) || SHASHIN_APPLE_SHAPE
+    image.animation = animation
+    return image
+    #else
+    var copy = image
+    copy.animation = animation
+    return copy
+    #endif
 }

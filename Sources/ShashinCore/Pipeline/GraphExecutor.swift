@@ -15,9 +15,15 @@ final class GraphExecutor: SerialExecutor {
     }
     #endif
 
+    /// Written out: the standard library's default needs macOS 14 / iOS 17, and without this
+    /// witness the conformance does not compile for the package's older deployment targets.
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
     private func run(_ job: UnownedJob) {
         GraphActor.queue.async {
-            GraphActor.exclusion.run { job.runSynchronously(on: UnownedSerialExecutor(ordinary: self)) }
+            GraphActor.exclusion.run { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
         }
     }
 
