@@ -63,8 +63,15 @@ public final class ImageBinding {
     public private(set) var request: ImageRequest?
     /// Where the current request is; ``onStateChange`` reports each change.
     public private(set) var state: State = .empty {
-        didSet { if state != oldValue { onStateChange?(state) } }
+        didSet {
+            guard state != oldValue else { return }
+            adapterStateObserver?(state)
+            onStateChange?(state)
+        }
     }
+    /// ``onStateChange`` for the package's own view adapters (an activity indicator), so they
+    /// leave the public hook to the app.
+    package var adapterStateObserver: ((State) -> Void)?
 
     private var task: ImageTask?
     private var waiter: Task<Void, Never>?

@@ -111,3 +111,29 @@ struct ThumbnailSizeTests {
         #expect(fixture.pipeline.cachedImage(for: fill)?.pixelWidth == 120)
     }
 }
+
+/// A request sized to the view that shows it: the view's points at the screen's scale.
+@Suite("Requests sized to their view")
+struct ViewSizedRequestTests {
+    @Test func theViewsSizeAtTheScaleBecomesTheThumbnailAndTheRestIsKept() throws {
+        let processor = CountingProcessor("p")
+        let request = ImageRequest(url: URL(string: "https://example.com/a.jpg"), processors: [processor], priority: .high)
+        let sized = try #require(request.sized(toView: CGSize(width: 100, height: 80), scale: 3, contentMode: .aspectFit))
+        #expect(sized.thumbnail == ThumbnailOptions(size: CGSize(width: 300, height: 240), unit: .pixels, scale: 3, contentMode: .aspectFit))
+        #expect(sized.processors.map(\.identifier) == ["p"])
+        #expect(sized.priority == .high)
+        #expect(sized.url == request.url)
+        #expect(sized.cacheKey != request.cacheKey)
+        // The same view and screen give the same key: a list that shows the image again hits memory.
+        #expect(request.sized(toView: CGSize(width: 100, height: 80), scale: 3, contentMode: .aspectFit)?.cacheKey == sized.cacheKey)
+        #expect(request.sized(toView: CGSize(width: 100, height: 80), scale: 2, contentMode: .aspectFit)?.cacheKey != sized.cacheKey)
+    }
+
+    @Test func aViewWithoutASizeGivesNoRequestYet() {
+        let request = ImageRequest(url: URL(string: "https://example.com/a.jpg"))
+        #expect(request.sized(toView: .zero, scale: 2) == nil)
+        #expect(request.sized(toView: CGSize(width: 100, height: 0), scale: 2) == nil)
+        #expect(request.sized(toView: CGSize(width: Double.infinity, height: 10), scale: 2) == nil)
+        #expect(request.sized(toView: CGSize(width: Double.nan, height: 10), scale: 2) == nil)
+    }
+}
