@@ -21,7 +21,7 @@ import AppKit
 ///
 /// ```swift
 /// var configuration = ImagePipeline.Configuration()
-/// configuration.decoders = ImageDecoderRegistry(ImageIODecoder(usesEmbeddedThumbnails: true))
+/// configuration.decoders.defaultDecoder = ImageIODecoder(usesEmbeddedThumbnails: true)
 /// ```
 ///
 /// This file is not compiled by the Linux CI; `make check-apple-shape` compiles the code that
