@@ -12,7 +12,7 @@ import AppKit
 /// The built-in processors' pixel work on Apple platforms, with the same operations and meaning
 /// as `VipsProcessing` on Linux: Core Graphics draws (resize with high-quality interpolation,
 /// crop, rounded-rectangle and circle clips with antialiased edges, borders), Core Image blurs.
-/// Results are 8-bit sRGB at scale 1: opaque when the input is and the step adds no transparency
+/// Results are 8-bit sRGB at their input's scale: opaque when the input is and the step adds no transparency
 /// (resize, crop, blur), so they are stored as JPEG where the original was one; premultiplied
 /// alpha otherwise (rounded corners, circles). A crop is a copy: it never keeps the larger
 /// parent's pixels alive behind the memory cache's count.
@@ -49,7 +49,7 @@ enum CoreGraphicsProcessing {
         guard let part = cgImage.cropping(to: CGRect(x: source.x, y: source.y, width: source.width, height: source.height)) else {
             throw Failure("The source rectangle \(source) is not inside the \(cgImage.width)×\(cgImage.height) image")
         }
-        return try draw(width: width, height: height, opaque: isOpaque(cgImage)) { context in
+        return try draw(width: width, height: height, opaque: isOpaque(cgImage), scale: scale(of: image)) { context in
             context.interpolationQuality = .high
             context.draw(part, in: CGRect(x: 0, y: 0, width: width, height: height))
         }
@@ -61,7 +61,7 @@ enum CoreGraphicsProcessing {
             throw Failure("The rectangle \(rect) does not overlap the \(cgImage.width)×\(cgImage.height) image")
         }
         // Copied: `part` shares the parent's pixels, which the memory cache would not count.
-        return try draw(width: part.width, height: part.height, opaque: isOpaque(cgImage)) { context in
+        return try draw(width: part.width, height: part.height, opaque: isOpaque(cgImage), scale: scale(of: image)) { context in
             context.interpolationQuality = .none
             context.draw(part, in: CGRect(x: 0, y: 0, width: part.width, height: part.height))
         }
@@ -81,7 +81,7 @@ enum CoreGraphicsProcessing {
         let halfShorter = Double(min(width, height)) / 2
         let radius = min(radius, halfShorter)
         let borderWidth = min(border?.width ?? 0, halfShorter)
-        return try draw(width: width, height: height, opaque: false) { context in
+        return try draw(width: width, height: height, opaque: false, scale: scale(of: image)) { context in
             context.addPath(CGPath(roundedRect: bounds, cornerWidth: radius, cornerHeight: radius, transform: nil))
             context.clip()
             context.draw(cgImage, in: bounds)
@@ -123,7 +123,8 @@ enum CoreGraphicsProcessing {
         guard let output = ciContext.createCGImage(blurred.cropped(to: input.extent), from: input.extent) else {
             throw Failure("Core Image failed to blur the image")
         }
-        return try makeImage(redrawn(output, width: output.width, height: output.height, opaque: isOpaque(cgImage)))
+        return try makeImage(redrawn(output, width: output.width, height: output.height, opaque: isOpaque(cgImage)),
+                             scale: scale(of: image))
     }
 
     // MARK: Images
@@ -172,18 +173,31 @@ enum CoreGraphicsProcessing {
         }
     }
 
-    static func makeImage(_ cgImage: CGImage) -> PlatformImage {
+    /// `cgImage` as the platform's image at `scale` pixels per point (default 1).
+    static func makeImage(_ cgImage: CGImage, scale: Double = 1) -> PlatformImage {
         #if canImport(UIKit)
-        return UIImage(cgImage: cgImage, scale: 1, orientation: .up)
+        return UIImage(cgImage: cgImage, scale: scale, orientation: .up)
         #else
-        return NSImage(cgImage: cgImage, size: NSSize(width: cgImage.width, height: cgImage.height))
+        return NSImage(cgImage: cgImage, size: NSSize(width: Double(cgImage.width) / scale, height: Double(cgImage.height) / scale))
         #endif
     }
 
-    /// A new `width` × `height` sRGB image drawn by `body`: transparent to start with and
-    /// premultiplied, or without alpha when `opaque` (then `body` must cover every pixel).
-    private static func draw(width: Int, height: Int, opaque: Bool, _ body: (CGContext) -> Void) throws(Failure) -> PlatformImage {
-        try makeImage(drawCGImage(width: width, height: height, opaque: opaque, body))
+    /// Pixels per point of `image`: a processor's result keeps its input's, so a thumbnail made
+    /// for a 3× screen stays at 3× once cropped or rounded.
+    static func scale(of image: PlatformImage) -> Double {
+        #if canImport(UIKit)
+        return Double(image.scale)
+        #else
+        guard let cgImage = image.cgImage(forProposedRect: nil, context: nil, hints: nil), image.size.width > 0 else { return 1 }
+        return Double(cgImage.width) / Double(image.size.width)
+        #endif
+    }
+
+    /// A new `width` × `height` sRGB image at `scale` drawn by `body`: transparent to start with
+    /// and premultiplied, or without alpha when `opaque` (then `body` must cover every pixel).
+    private static func draw(width: Int, height: Int, opaque: Bool, scale: Double,
+                             _ body: (CGContext) -> Void) throws(Failure) -> PlatformImage {
+        try makeImage(drawCGImage(width: width, height: height, opaque: opaque, body), scale: scale)
     }
 
     private static func drawCGImage(width: Int, height: Int, opaque: Bool, _ body: (CGContext) -> Void) throws(Failure) -> CGImage {

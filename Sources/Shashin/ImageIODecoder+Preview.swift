@@ -21,9 +21,9 @@ extension ImageIODecoder: ProgressiveImageDecoding {
               width > 0, height > 0,
               (try? context.checkPixelCount(width: width, height: height)) != nil else { return nil }
         let longest = max(width, height)
-        let options = Self.thumbnailOptions(context, longest: longest)
+        let options = Self.thumbnailOptions(context, width: width, height: height)
         guard var image = CGImageSourceCreateThumbnailAtIndex(source, 0, options) else { return nil }
-        if let thumbnail = context.thumbnail, thumbnail.allowsUpscaling, thumbnail.maxPixelSize > longest {
+        if let thumbnail = context.thumbnail, thumbnail.allowsUpscaling, thumbnail.maxPixelSize(width: width, height: height) > longest {
             let size = thumbnail.targetSize(width: image.width, height: image.height)
             guard let redrawn = try? CoreGraphicsProcessing.redrawn(image, width: size.width, height: size.height) else { return nil }
             image = redrawn
@@ -31,7 +31,7 @@ extension ImageIODecoder: ProgressiveImageDecoding {
             guard let redrawn = try? CoreGraphicsProcessing.redrawn(image, width: image.width, height: image.height) else { return nil }
             image = redrawn
         }
-        return CoreGraphicsProcessing.makeImage(image)
+        return CoreGraphicsProcessing.makeImage(image, scale: context.scale)
     }
 }
 #endif

@@ -16,27 +16,50 @@ import AppKit
 /// colours are converted to sRGB (a Display P3 photo gives its sRGB colours, as on Linux); an
 /// animated GIF, WebP or PNG (APNG) gives its first frame with `animation` holding every frame
 /// at the same size (see `ImageIOAnimation`), or the first only when over the budgets. Images
-/// have scale 1.
+/// have the context's scale (`ImageDecodingContext.scale`: the thumbnail's, else 1).
 /// AVIF needs iOS 16, tvOS 16 or macOS 13; earlier systems fail with a reason that says so.
+///
+/// ```swift
+/// var configuration = ImagePipeline.Configuration()
+/// configuration.decoders.defaultDecoder = ImageIODecoder(usesEmbeddedThumbnails: true)
+/// ```
 ///
 /// This file is not compiled by the Linux CI; `make check-apple-shape` compiles the code that
 /// uses it against a stand-in with the same signatures.
 public struct ImageIODecoder: ImageDecoding {
-    /// Creates the decoder.
-    public init() {}
+    /// Whether a thumbnail request may be answered with the thumbnail a JPEG or HEIC file
+    /// carries (its EXIF preview), when it has one, instead of downsampling the full image
+    /// (ImageIO's `kCGImageSourceCreateThumbnailFromImageIfAbsent`). Default `false`.
+    ///
+    /// Turn it on for grids of camera photos where speed matters more than fidelity: reading
+    /// the embedded thumbnail skips decoding the full image, many times faster. But the
+    /// embedded thumbnail is often small (160 × 120 is common) and is never enlarged to the
+    /// size asked for, may have another aspect ratio (letterboxed), and may be stale: an
+    /// editor that changed the photo can leave the old preview in. Files without one are
+    /// downsampled as usual.
+    public var usesEmbeddedThumbnails: Bool
 
-    /// Decodes `data` (see the type's notes); throws `ImagePipelineError`.
+    /// Creates the decoder; `usesEmbeddedThumbnails` as the property says (default off).
+    public init(usesEmbeddedThumbnails: Bool = false) {
+        self.usesEmbeddedThumbnails = usesEmbeddedThumbnails
+    }
+
     /// How ImageIO makes the decoded image: a thumbnail whose longest side is the request's
     /// (never above the image's own `longest`), with the EXIF orientation applied, decoded now.
-    static func thumbnailOptions(_ context: ImageDecodingContext, longest: Int) -> CFDictionary {
-        [
-            kCGImageSourceCreateThumbnailFromImageAlways: true,
+    /// With `embedded`, a thumbnail the file carries is taken when the request asks for one.
+    static func thumbnailOptions(_ context: ImageDecodingContext, width: Int, height: Int,
+                                 embedded: Bool = false) -> CFDictionary {
+        let longest = max(width, height)
+        let fromFile = embedded && context.thumbnail != nil
+        return [
+            fromFile ? kCGImageSourceCreateThumbnailFromImageIfAbsent : kCGImageSourceCreateThumbnailFromImageAlways: true,
             kCGImageSourceCreateThumbnailWithTransform: true,
             kCGImageSourceShouldCacheImmediately: true,
-            kCGImageSourceThumbnailMaxPixelSize: min(context.thumbnail?.maxPixelSize ?? longest, longest),
+            kCGImageSourceThumbnailMaxPixelSize: min(context.thumbnail?.maxPixelSize(width: width, height: height) ?? longest, longest),
         ] as CFDictionary
     }
 
+    /// Decodes `data` (see the type's notes); throws `ImagePipelineError`.
     public func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage {
         guard let format = context.format ?? ImageFormat(sniffing: data) else {
             throw ImagePipelineError.decodingFailed(format: nil, reason: "The data is not in any known image format")
@@ -73,12 +96,12 @@ public struct ImageIODecoder: ImageDecoding {
             try context.checkPixelCount(width: size.width, height: size.height)
         }
         let longest = max(width, height)
-        let options = Self.thumbnailOptions(context, longest: longest)
+        let options = Self.thumbnailOptions(context, width: width, height: height, embedded: usesEmbeddedThumbnails)
         guard var image = CGImageSourceCreateThumbnailAtIndex(source, 0, options) else {
             throw ImagePipelineError.decodingFailed(format: format, reason: "ImageIO failed to decode the image")
         }
         do {
-            if let thumbnail = context.thumbnail, thumbnail.allowsUpscaling, thumbnail.maxPixelSize > longest {
+            if let thumbnail = context.thumbnail, thumbnail.allowsUpscaling, thumbnail.maxPixelSize(width: width, height: height) > longest {
                 // ImageIO never enlarges: drawn at the size `targetSize` gives the upright image
                 // (and so into sRGB).
                 let size = thumbnail.targetSize(width: image.width, height: image.height)
@@ -89,7 +112,7 @@ public struct ImageIODecoder: ImageDecoding {
         } catch {
             throw ImagePipelineError.decodingFailed(format: format, reason: String(describing: error))
         }
-        let decoded = CoreGraphicsProcessing.makeImage(image)
+        let decoded = CoreGraphicsProcessing.makeImage(image, scale: context.scale)
         let frameCount = CGImageSourceGetCount(source)
         if frameCount > 1, format == .gif || format == .webp || format == .png {
             decoded.animation = ImageIOAnimation.animation(of: source, format: format, data: data, frameCount: frameCount,

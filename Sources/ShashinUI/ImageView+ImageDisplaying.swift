@@ -26,11 +26,12 @@ extension UIImageView: @MainActor ImageDisplaying {
 }
 
 extension UIImageView {
-    /// Shows `image`, cross-dissolving for a fade; an animation with decoded frames plays (see
-    /// `ImageAnimation.animatedImage`).
+    /// Shows `image`, cross-dissolving for a fade, through the view's ``ImageViewTransition``
+    /// for `.custom`; an animation with decoded frames plays at the image's scale (see
+    /// `ImageAnimation.animatedImage(scale:)`).
     fileprivate func shashinDisplay(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
         if let contentMode { self.contentMode = contentMode.viewContentMode }
-        let image = image.animation?.animatedImage ?? image
+        let image = image.animation?.animatedImage(scale: Double(image.scale)) ?? image
         switch transition {
         case .none:
             self.image = image
@@ -38,6 +39,13 @@ extension UIImageView {
             UIView.transition(with: self, duration: duration, options: [.transitionCrossDissolve, .allowUserInteraction]) {
                 self.image = image
             }
+        case .custom:
+            guard let custom = shashinCustomTransition else {
+                self.image = image
+                return
+            }
+            UIView.transition(with: self, duration: custom.duration, options: custom.options,
+                              animations: { custom.animations(self, image) }, completion: custom.completion)
         }
     }
 }
@@ -86,7 +94,7 @@ extension NSImageView {
         if let contentMode { self.imageScaling = contentMode.imageScaling }
         shashinPlayer?.stop()
         switch transition {
-        case .none:
+        case .none, .custom:
             self.image = image
         case .fade(let duration):
             self.wantsLayer = true

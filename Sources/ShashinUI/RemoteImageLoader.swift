@@ -8,8 +8,9 @@ import SwiftUI
 public enum RemoteImagePhase {
     /// No request.
     case empty
-    /// Loading; nothing to show yet.
-    case loading
+    /// Loading; nothing to show yet. `progress` is the download's once bytes have arrived,
+    /// `nil` before (and for a load from the disk cache).
+    case loading(progress: ImageTask.Progress?)
     /// The image, from memory (shown in the first frame) or loaded.
     case success(Image)
     /// The load failed.
@@ -18,6 +19,11 @@ public enum RemoteImagePhase {
     /// The image, in `.success`.
     public var image: Image? {
         if case .success(let image) = self { image } else { nil }
+    }
+
+    /// The download's progress, in `.loading` once bytes arrived.
+    public var progress: ImageTask.Progress? {
+        if case .loading(let progress) = self { progress } else { nil }
     }
 }
 
@@ -32,15 +38,25 @@ public enum RemoteImagePhase {
 public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplaying {
     /// The current phase.
     @Published public private(set) var phase: RemoteImagePhase = .empty
+    /// Changes each time an image is shown with a transition, so a view can give the new image
+    /// its own identity for SwiftUI's `transition`.
+    @Published public private(set) var contentID = 0
+    /// The SwiftUI animation the last phase change ran in; `nil` for none.
+    public private(set) var animation: Animation?
+    /// The animation `ImageTransition.custom` runs the change in (``RemoteImage``'s custom
+    /// transition); `nil` changes at once.
+    public var customAnimation: Animation?
     private var binding: ImageBinding?
     private let player = AnimationPlayer()
     /// The animation of the image shown, kept to play again after `cancel`.
-    private var animation: ImageAnimation?
+    private var imageAnimation: ImageAnimation?
+    /// The pixels per point of the image shown, which its animation's frames are shown at.
+    private var scale: Double = 1
 
     /// Creates an idle loader.
     public init() {}
 
-    /// The phase to draw for `request` on `pipeline` now, without waiting for ``load(_:pipeline:)``:
+    /// The phase to draw for `request` on `pipeline` now, without waiting for ``load(_:pipeline:options:callbacks:)``:
     /// ``phase`` once this loader has taken that request (same cache key, same pipeline), else
     /// `.success` with the image when a synchronous memory-cache lookup finds it, else `.loading`
     /// (`.empty` without a request). A view calls it from `body`, so a memory hit is drawn in the
@@ -53,23 +69,31 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
         }
         guard let request else { return .empty }
         if let image = pipeline.cachedImage(for: request) { return .success(Self.image(image)) }
-        return .loading
+        return .loading(progress: nil)
     }
 
     /// Loads `request` through `pipeline`, cancelling the previous load (on whichever pipeline);
-    /// a memory hit becomes `.success` before this returns.
-    public func load(_ request: ImageRequest?, pipeline: ImagePipeline = .shared) {
+    /// a memory hit becomes `.success` before this returns. `options` apply from this request
+    /// (default: no transition); `callbacks` run once for it, never once another replaced it.
+    public func load(_ request: ImageRequest?, pipeline: ImagePipeline = .shared,
+                     options: ImageBinding.Options = .init(transition: .none),
+                     callbacks: ImageLoadCallbacks = ImageLoadCallbacks()) {
         if let binding, binding.pipeline !== pipeline {
             binding.cancel()
             self.binding = nil
         }
-        let binding = self.binding ?? ImageBinding(target: self, pipeline: pipeline, options: .init(transition: .none))
+        let binding = self.binding ?? ImageBinding(target: self, pipeline: pipeline, options: options)
         self.binding = binding
-        binding.setRequest(request)
+        binding.options = options
+        binding.onProgress = { [weak self] progress in
+            guard let self, case .loading = self.phase else { return }
+            self.phase = .loading(progress: progress)
+        }
+        binding.setRequest(request, callbacks: callbacks)
         // The same image still shown (the binding keeps it): its animation starts again.
-        if !player.isPlaying, let animation {
-            phase = .success(Self.image(animation.frames[0].bitmap.platformImage))
-            play(animation)
+        if !player.isPlaying, let imageAnimation {
+            phase = .success(Self.image(imageAnimation.frames[0].bitmap.platformImage, scale: scale))
+            play(imageAnimation)
         }
     }
 
@@ -79,16 +103,39 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
         player.stop()
     }
 
+    /// The view left the screen: the load follows `behavior` (see `ImageBinding.DisappearBehavior`)
+    /// and an animation stops on the frame it shows.
+    public func disappear(_ behavior: ImageBinding.DisappearBehavior) {
+        binding?.disappear(behavior)
+        player.stop()
+    }
+
+    /// The view is on screen again: undoes ``disappear(_:)`` (a cancelled load starts again, a
+    /// lowered priority comes back).
+    public func appear() {
+        binding?.appear()
+    }
+
     public func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
         player.stop()
-        phase = .success(Self.image(image))
-        animation = image.animation.flatMap { $0.frames.count > 1 ? $0 : nil }
-        if let animation { play(animation) }
+        scale = Self.scale(of: image)
+        let change = transition == .none ? nil : Self.animation(for: transition, custom: customAnimation)
+        animation = change
+        if let change {
+            withAnimation(change) {
+                contentID &+= 1
+                phase = .success(Self.image(image))
+            }
+        } else {
+            phase = .success(Self.image(image))
+        }
+        imageAnimation = image.animation.flatMap { $0.frames.count > 1 ? $0 : nil }
+        if let imageAnimation { play(imageAnimation) }
     }
 
     public func displayPlaceholder(_ placeholder: PlatformImage?) {
         stopAnimation()
-        phase = .loading
+        phase = .loading(progress: binding?.progress)
     }
 
     public func displayFailure(_ image: PlatformImage?, error: any Error) {
@@ -102,21 +149,55 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
     }
 
     private func play(_ animation: ImageAnimation) {
-        player.play(animation, show: { [weak self] frame in self?.phase = .success(Self.image(frame)) },
+        let scale = scale
+        player.play(animation, show: { [weak self] frame in self?.phase = .success(Self.image(frame, scale: scale)) },
                     isVisible: { [weak self] in self.map { _ in true } })
     }
 
     private func stopAnimation() {
         player.stop()
-        animation = nil
+        imageAnimation = nil
     }
 
-    private static func image(_ image: PlatformImage) -> Image {
+    /// The SwiftUI animation of a transition: an ease-in-out of the fade's duration, the custom
+    /// one for `.custom`.
+    private static func animation(for transition: ImageTransition, custom: Animation?) -> Animation? {
+        switch transition {
+        case .none: nil
+        case .fade(let duration): .easeInOut(duration: duration)
+        case .custom: custom
+        }
+    }
+
+    private static func scale(of image: PlatformImage) -> Double {
         #if canImport(UIKit)
-        Image(uiImage: image)
+        Double(image.scale)
         #else
-        Image(nsImage: image)
+        image.size.width > 0 ? Double(image.pixelWidthForScale) / Double(image.size.width) : 1
+        #endif
+    }
+
+    /// `image` as a SwiftUI image at `scale` pixels per point (default: its own).
+    private static func image(_ image: PlatformImage, scale: Double? = nil) -> Image {
+        #if canImport(UIKit)
+        guard let scale, scale != Double(image.scale), let cgImage = image.cgImage else { return Image(uiImage: image) }
+        return Image(uiImage: UIImage(cgImage: cgImage, scale: scale, orientation: .up))
+        #else
+        guard let scale, scale != 1, let cgImage = image.cgImage(forProposedRect: nil, context: nil, hints: nil) else {
+            return Image(nsImage: image)
+        }
+        return Image(nsImage: NSImage(cgImage: cgImage, size: NSSize(width: Double(cgImage.width) / scale,
+                                                                      height: Double(cgImage.height) / scale)))
         #endif
     }
 }
+
+#if canImport(AppKit) && !canImport(UIKit)
+extension NSImage {
+    /// The width of the image's bitmap in pixels, for its scale.
+    fileprivate var pixelWidthForScale: Int {
+        cgImage(forProposedRect: nil, context: nil, hints: nil)?.width ?? Int(size.width)
+    }
+}
+#endif
 #endif

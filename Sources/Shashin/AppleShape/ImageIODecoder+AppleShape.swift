@@ -6,8 +6,13 @@ import ShashinCore
 /// signatures without ImageIO, so shared code that names the Apple decoder compiles here as on a
 /// Mac. The real decoder is `Sources/Shashin/ImageIODecoder.swift`; keep the two in step.
 public struct ImageIODecoder: ImageDecoding {
+    /// Whether a file's embedded thumbnail may answer a thumbnail request (see the real decoder).
+    public var usesEmbeddedThumbnails: Bool
+
     /// Creates the decoder.
-    public init() {}
+    public init(usesEmbeddedThumbnails: Bool = false) {
+        self.usesEmbeddedThumbnails = usesEmbeddedThumbnails
+    }
 
     /// Always throws: this configuration has no ImageIO.
     public func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage {

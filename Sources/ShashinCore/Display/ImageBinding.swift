@@ -22,39 +22,6 @@
 /// request was set from (`#isolation`). The compiler keeps a binding from crossing to another
 /// actor. It does not need the main actor, so Linux tools and tests use it too.
 public final class ImageBinding {
-    /// How a binding shows what it loads.
-    public struct Options {
-        /// Shown while an image loads; `nil` (default) shows nothing.
-        public var placeholder: PlatformImage?
-        /// Shown when a load fails; `nil` (default) shows nothing.
-        public var failureImage: PlatformImage?
-        /// How a loaded image appears; default a 0.25 s fade. Memory-cache hits always appear
-        /// with `.none`.
-        public var transition: ImageTransition
-        /// How the view should fit the image; `nil` (default) leaves the view's own mode.
-        public var contentMode: ImageContentMode?
-        /// Keep showing the current image, not the placeholder, while the next one loads; for a
-        /// view that moves from one image of the same thing to another (a larger size, a new
-        /// avatar). Leave it `false` (default) on reused cells, where the current image belongs
-        /// to another row.
-        public var keepsCurrentImageWhileLoading: Bool
-        /// The priority every request of this binding loads at; `nil` (default) keeps the
-        /// request's own.
-        public var priority: ImageRequest.Priority?
-
-        /// Creates options; every parameter has the default its property documents.
-        public init(placeholder: PlatformImage? = nil, failureImage: PlatformImage? = nil,
-                    transition: ImageTransition = .fade(duration: 0.25), contentMode: ImageContentMode? = nil,
-                    keepsCurrentImageWhileLoading: Bool = false, priority: ImageRequest.Priority? = nil) {
-            self.placeholder = placeholder
-            self.failureImage = failureImage
-            self.transition = transition
-            self.contentMode = contentMode
-            self.keepsCurrentImageWhileLoading = keepsCurrentImageWhileLoading
-            self.priority = priority
-        }
-    }
-
     /// Where a binding is with its current request.
     public enum State: Sendable, Hashable {
         /// No request.
@@ -84,13 +51,27 @@ public final class ImageBinding {
     /// and hide an activity indicator (`.loading`) without polling. Not called for a value equal
     /// to the current one (a new request while one loads stays `.loading`).
     public var onStateChange: ((State) -> Void)?
+    /// Called on the binding's actor with each progress report of the current download, for
+    /// every request (a request's own ``ImageLoadCallbacks/onProgress`` hears only of it). Set it
+    /// before the request: progress is watched only for loads that start while someone listens.
+    public var onProgress: ((ImageTask.Progress) -> Void)?
+    /// The current download's progress: `nil` before the first report, and again after every
+    /// change of request; only for watched loads (see ``onProgress``).
+    public private(set) var progress: ImageTask.Progress?
 
     /// The request the view wants now; `nil` after `setRequest(nil)`.
     public private(set) var request: ImageRequest?
     /// Where the current request is; ``onStateChange`` reports each change.
     public private(set) var state: State = .empty {
-        didSet { if state != oldValue { onStateChange?(state) } }
+        didSet {
+            guard state != oldValue else { return }
+            adapterStateObserver?(state)
+            onStateChange?(state)
+        }
     }
+    /// ``onStateChange`` for the package's own view adapters (an activity indicator), so they
+    /// leave the public hook to the app.
+    package var adapterStateObserver: ((State) -> Void)?
 
     private var task: ImageTask?
     private var waiter: Task<Void, Never>?
@@ -100,9 +81,17 @@ public final class ImageBinding {
     private var generation = 0
     /// What the binding last put in the view, so it never shows the same placeholder twice.
     private var shown = Shown.nothing
-    /// The completion handler given with the current request; called once, then cleared, and
+    /// Reports the current load's progress; only when someone listens.
+    private var progressWaiter: Task<Void, Never>?
+    /// The callbacks given with the current request: each called once, then cleared, and
     /// dropped uncalled when another request replaces this one.
-    private var requestCompletion: ((Result<ImageResponse, any Error>) -> Void)?
+    private var callbacks = ImageLoadCallbacks()
+    /// Whether the current request's `onStart` was called.
+    private var didReportStart = false
+    /// The priority of a load ``disappear(_:)`` lowered, for ``appear(isolation:)``.
+    var priorityBeforeDisappearing: ImageRequest.Priority?
+    /// Whether ``disappear(_:)`` cancelled the current load, for ``appear(isolation:)``.
+    var isStoppedWhileHidden = false
     /// The response shown for the current request, for a completion handler that arrives with
     /// the same request after it was shown.
     private var shownResponse: ImageResponse?
@@ -120,6 +109,7 @@ public final class ImageBinding {
         task?.cancel()
         waiter?.cancel()
         previewWaiter?.cancel()
+        progressWaiter?.cancel()
     }
 
     /// Makes `request` the one the view wants. Cancels the previous load; shows a memory-cache
@@ -136,8 +126,20 @@ public final class ImageBinding {
     /// shown. It is never called once another request (or `nil`) replaces this one, nor for a
     /// load stopped by ``cancel()`` until ``startDeferredLoad(priority:isolation:)`` resumes it;
     /// setting the same request again with a new completion replaces the pending one.
+    /// ``setRequest(_:deferringNetwork:callbacks:isolation:)`` gives start, progress, success
+    /// and failure too.
     public func setRequest(_ request: ImageRequest?, deferringNetwork: Bool = false,
                            completion: ((Result<ImageResponse, any Error>) -> Void)? = nil,
+                           isolation: isolated (any Actor) = #isolation) {
+        setRequest(request, deferringNetwork: deferringNetwork, callbacks: ImageLoadCallbacks(onCompletion: completion),
+                   isolation: isolation)
+    }
+
+    /// ``setRequest(_:deferringNetwork:completion:isolation:)`` with the request's
+    /// ``ImageLoadCallbacks``: each runs once for this request, never once another replaced it.
+    /// Setting the request the binding already has with callbacks replaces the pending ones;
+    /// when its image is already shown they run at once (start, success, completion).
+    public func setRequest(_ request: ImageRequest?, deferringNetwork: Bool = false, callbacks: ImageLoadCallbacks,
                            isolation: isolated (any Actor) = #isolation) {
         let isSame = request.flatMap { request in self.request.map { Self.isSameImage(request, $0) } } ?? false
         if var request, isSame {
@@ -146,16 +148,22 @@ public final class ImageBinding {
             case .loading:
                 self.request = request
                 task?.priority = request.priority
-                if let completion { requestCompletion = completion }
+                if !callbacks.isEmpty {
+                    self.callbacks = callbacks
+                    if didReportStart { callbacks.onStart?(request) }
+                }
                 return
             case .success:
                 self.request = request
-                if let completion, let shownResponse { completion(.success(shownResponse)) }
+                if let shownResponse {
+                    callbacks.onStart?(request)
+                    callbacks.finish(.success(shownResponse))
+                }
                 return
             case .deferred where deferringNetwork && pipeline.cachedImage(for: request) == nil:
                 // Still waiting; an image that reached memory meanwhile is shown below instead.
                 self.request = request
-                if let completion { requestCompletion = completion }
+                if !callbacks.isEmpty { self.callbacks = callbacks }
                 return
             case .deferred, .failure, .empty:
                 break
@@ -163,9 +171,15 @@ public final class ImageBinding {
         }
         cancelLoad()
         generation &+= 1
-        // The same request loading again keeps a pending completion unless a new one is given.
-        requestCompletion = isSame ? completion ?? requestCompletion : completion
+        // The same request loading again keeps pending callbacks unless new ones are given.
+        if !isSame || !callbacks.isEmpty {
+            self.callbacks = callbacks
+            didReportStart = false
+        }
         shownResponse = nil
+        progress = nil
+        priorityBeforeDisappearing = nil
+        isStoppedWhileHidden = false
         guard var request else {
             self.request = nil
             state = .empty
@@ -177,6 +191,7 @@ public final class ImageBinding {
         self.request = request
         if deferringNetwork {
             if let image = pipeline.cachedImage(for: request) {
+                reportStart(request)
                 show(.success(ImageResponse(image: image, request: request, source: .memory)))
             } else {
                 state = .deferred
@@ -223,6 +238,7 @@ public final class ImageBinding {
     // MARK: Private
 
     private func start(_ request: ImageRequest, isolation: isolated (any Actor)) {
+        reportStart(request)
         switch pipeline.loadImage(request) {
         case .cached(let response):
             show(.success(response))
@@ -231,6 +247,12 @@ public final class ImageBinding {
             showPlaceholder()
             self.task = task
             let generation = self.generation
+            if onProgress != nil || callbacks.onProgress != nil {
+                progressWaiter = Task { [weak self] in
+                    _ = isolation
+                    for await progress in task.progress { self?.report(progress, generation: generation) }
+                }
+            }
             waiter = Task { [weak self] in
                 _ = isolation // runs on the caller's actor, where the binding and its target live
                 let result: Result<ImageResponse, any Error>
@@ -254,6 +276,22 @@ public final class ImageBinding {
         target?.displayPreview(preview.image, contentMode: options.contentMode)
     }
 
+    /// Reports progress of the load in progress, unless the view wants another request now or
+    /// the load has ended.
+    private func report(_ progress: ImageTask.Progress, generation: Int) {
+        guard generation == self.generation, state == .loading else { return }
+        self.progress = progress
+        onProgress?(progress)
+        callbacks.onProgress?(progress)
+    }
+
+    /// Calls the current request's `onStart`, once.
+    private func reportStart(_ request: ImageRequest) {
+        guard !didReportStart else { return }
+        didReportStart = true
+        callbacks.onStart?(request)
+    }
+
     private func complete(_ result: Result<ImageResponse, any Error>, generation: Int) {
         // The view wants another request now (or none): this result is not for it.
         guard generation == self.generation else { return }
@@ -261,6 +299,8 @@ public final class ImageBinding {
         waiter = nil
         previewWaiter?.cancel()
         previewWaiter = nil
+        progressWaiter?.cancel()
+        progressWaiter = nil
         if case .failure(let error) = result, error is CancellationError {
             state = .deferred
             return
@@ -274,18 +314,16 @@ public final class ImageBinding {
             shownResponse = response
             state = .success(response.source)
             shown = .image
-            let transition: ImageTransition = response.source == .memory ? .none : options.transition
-            target?.display(response.image, transition: transition, contentMode: options.contentMode)
+            target?.display(response.image, transition: options.transition(for: response.source), contentMode: options.contentMode)
         case .failure(let error):
             state = .failure
             shown = .failure
             target?.displayFailure(options.failureImage, error: error)
         }
         onCompletion?(result)
-        if let completion = requestCompletion {
-            requestCompletion = nil
-            completion(result)
-        }
+        let callbacks = self.callbacks
+        self.callbacks = ImageLoadCallbacks()
+        callbacks.finish(result)
     }
 
     private func showPlaceholder() {
@@ -307,5 +345,7 @@ public final class ImageBinding {
         waiter = nil
         previewWaiter?.cancel()
         previewWaiter = nil
+        progressWaiter?.cancel()
+        progressWaiter = nil
     }
 }

@@ -52,6 +52,9 @@ public enum ImageTransition: Sendable, Hashable {
     case none
     /// Cross-fade over `duration` seconds.
     case fade(duration: Double)
+    /// The view's own animation, which its adapter was given (in `ShashinUI`, a closure given
+    /// to `setImage(with:…)` or to `RemoteImage.transition(_:)`); a view without one swaps at once.
+    case custom
 }
 
 /// How the view should fit an image in its bounds: a hint the target maps to its own

@@ -17,13 +17,18 @@ public struct ImageDecodingContext: Sendable {
     /// pixel) may take; over it, or when all frames at the file's size pass `maxPixelCount`,
     /// only the first frame is decoded and `ImageAnimation.shortfall` says so.
     public var maxAnimationByteCount: Int
+    /// Pixels per point of the decoded image (`UIImage.scale`; an `NSImage`'s size is its pixels
+    /// divided by it); a `Bitmap` has none. Default: the thumbnail's ``ThumbnailOptions/scale``, 1
+    /// without one.
+    public var scale: Double
 
-    /// Creates a decoding context.
+    /// Creates a decoding context; `scale` `nil` takes the thumbnail's.
     public init(format: ImageFormat?, thumbnail: ThumbnailOptions? = nil, maxPixelCount: Int = ImageDecodingContext.defaultMaxPixelCount,
                 memoryBudget: DecodeMemoryBudget = .shared,
-                maxAnimationByteCount: Int = ImageDecodingContext.defaultMaxAnimationByteCount) {
+                maxAnimationByteCount: Int = ImageDecodingContext.defaultMaxAnimationByteCount, scale: Double? = nil) {
         self.format = format
         self.thumbnail = thumbnail
+        self.scale = scale ?? thumbnail?.scale ?? 1
         self.maxPixelCount = maxPixelCount
         self.memoryBudget = memoryBudget
         self.maxAnimationByteCount = maxAnimationByteCount

@@ -35,9 +35,17 @@ extension ImageAnimation {
     /// frames' common step (in 10 ms units) appears n times, up to 1,000 images in all; beyond,
     /// each frame shows for the mean duration. A frame of under 20 ms shows for 100 ms, as
     /// browsers do.
-    public var animatedImage: UIImage? {
+    public var animatedImage: UIImage? { animatedImage(scale: 1) }
+
+    /// ``animatedImage`` with every frame at `scale` pixels per point: the scale of the first
+    /// frame the pipeline delivered (a thumbnail for a 3× screen), so the animation shows at the
+    /// size of the still image it replaces.
+    public func animatedImage(scale: Double) -> UIImage? {
         guard frames.count > 1 else { return nil }
-        let images = frames.map { $0.bitmap.platformImage }
+        let images = frames.map { frame in
+            Bitmap.makeCGImage(width: frame.bitmap.width, height: frame.bitmap.height, pixels: frame.bitmap.pixels)
+                .map { UIImage(cgImage: $0, scale: scale, orientation: .up) } ?? UIImage()
+        }
         let steps = frames.map { $0.duration < 0.02 ? 10 : Int(min(($0.duration * 100).rounded(), 360_000)) }
         let common = steps.reduce(0, Self.greatestCommonDivisor)
         let duration = Double(steps.reduce(0, +)) / 100

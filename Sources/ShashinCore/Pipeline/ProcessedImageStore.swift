@@ -88,8 +88,10 @@ final class ProcessedImageStore: Sendable {
                 return nil
             }
         }
+        // The stored pixels are the thumbnail already; they carry its scale, as when first decoded.
         let context = ImageDecodingContext(format: ImageFormat(sniffing: entry.data), thumbnail: nil, maxPixelCount: maxPixelCount,
-                                           memoryBudget: memoryBudget, maxAnimationByteCount: maxAnimationByteCount)
+                                           memoryBudget: memoryBudget, maxAnimationByteCount: maxAnimationByteCount,
+                                           scale: request.thumbnail?.scale)
         do {
             return try decoder.decode(entry.data, context: context)
         } catch {

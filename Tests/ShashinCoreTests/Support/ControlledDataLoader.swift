@@ -74,6 +74,19 @@ final class ControlledDataLoader: DataLoading, @unchecked Sendable { // `state` 
         pending.continuation.resume(returning: (data, response))
     }
 
+    /// Reports `completed` of `total` bytes for the oldest pending load of `url` (waiting for it
+    /// to arrive), leaving it pending.
+    func reportProgress(to url: URL, completed: Int64, total: Int64) async throws {
+        var found: Pending?
+        try await eventually {
+            found = self.state.withLock { state in
+                state.pending.sorted(by: { $0.key < $1.key }).first(where: { $0.value.url == url })?.value
+            }
+            return found != nil
+        }
+        found!.progress(completed, total)
+    }
+
     /// Fails the oldest pending load of `url`.
     func fail(_ url: URL, with error: any Error) async throws {
         try await waitForPending(url).continuation.resume(throwing: error)
