@@ -27,10 +27,11 @@ struct CacheKeys: Sendable {
         return set
     }()
 
-    /// The key token of an identifier: `image-id:` and the identifier percent-encoded.
+    /// The key token of an identifier: `image-id:` and the identifier, in Unicode normal form C
+    /// (identifiers Swift finds equal, such as `é` composed or not, are one key), percent-encoded.
     static func token(forID id: String) -> String {
         // Percent-encoding a valid Swift string cannot fail; the fallback is never taken.
-        idPrefix + (id.addingPercentEncoding(withAllowedCharacters: kept) ?? "")
+        idPrefix + (id.precomposedStringWithCanonicalMapping.addingPercentEncoding(withAllowedCharacters: kept) ?? "")
     }
 
     /// The identifier naming `request`'s image: its own `imageID`, else the rule's for its URL;
