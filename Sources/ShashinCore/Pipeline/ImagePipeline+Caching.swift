@@ -72,7 +72,7 @@ extension ImagePipeline {
     @discardableResult
     public func storeCachedData(_ data: Data, for request: ImageRequest, lifetime: TimeInterval = 7 * 86_400,
                                 response: HTTPURLResponse? = nil) throws -> Bool {
-        guard let cache = graph.httpCache, let key = graph.keys.storedKey(for: request), let url = request.url else { return false }
+        guard let cache = graph.httpCache, let key = graph.keys.storedKey(for: request) else { return false }
         let requestHeaders = HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:])
         let now = cache.now()
         let status: Int
@@ -90,7 +90,7 @@ extension ImagePipeline {
         }
         var stored = StoredResponse(status: status, headers: headers, requestHeaders: requestHeaders,
                                     requestTime: now, responseTime: now)
-        stored.credential = HTTPCache.credential(of: requestHeaders, url: url, loader: graph.dataLoader)
+        stored.credential = HTTPCache.credential(of: requestHeaders, url: request.url, loader: graph.dataLoader)
         try cache.storage.store(data, metadata: HTTPCache.metadata(of: stored), forKey: key)
         return true
     }
@@ -103,13 +103,21 @@ extension ImagePipeline {
     /// ```
     /// - Throws: `DiskCacheError` when the disk cache cannot be read.
     public func cachedData(for request: ImageRequest) throws -> Data? {
-        guard let cache = graph.httpCache, let key = graph.keys.storedKey(for: request), let url = request.url,
+        guard let cache = graph.httpCache, let key = graph.keys.storedKey(for: request),
               let entry = try cache.storage.entry(forKey: key),
               let metadata = entry.metadata, let stored = HTTPCache.storedResponse(from: metadata) else { return nil }
         let headers = HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:])
-        guard stored.credential == HTTPCache.credential(of: headers, url: url, loader: graph.dataLoader),
+        guard stored.credential == HTTPCache.credential(of: headers, url: request.url, loader: graph.dataLoader),
               (200..<300).contains(stored.status) else { return nil }
         return entry.data
+    }
+
+    /// The disk cache's key of `request`'s original bytes, as `DiskCache.entries()` lists it: the
+    /// URL (without its fragment), or `image-id:` and the request's identifier (its `imageID`,
+    /// else the pipeline's `imageIDRule`'s) percent-encoded. `nil` for a URL that is not HTTP.
+    /// For tools that look into a cache (`shashin cache show`).
+    public func diskCacheKey(for request: ImageRequest) -> String? {
+        graph.keys.storedKey(for: request)
     }
 
     /// Empties the memory cache only; the disk cache keeps everything. See `removeAllCaches()`.
