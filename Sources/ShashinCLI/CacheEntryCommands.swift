@@ -64,9 +64,10 @@ struct CacheRemoveCommand: AsyncParsableCommand {
     func run() async throws {
         let cache = try folder.open()
         let before = cache.count
-        let (key, pipeline) = argument.resolve(in: cache)
-        if key == argument.entry, cache.containsEntry(forKey: key) {
-            try cache.removeEntry(forKey: key)
+        let (_, pipeline) = argument.resolve(in: cache)
+        // A URL goes with all its variants; a key as listed goes alone; an identifier, all its variants.
+        if argument.request.imageID != nil, cache.containsEntry(forKey: argument.entry) {
+            try cache.removeEntry(forKey: argument.entry)
         } else {
             try pipeline.removeCachedImage(for: argument.request)
         }
