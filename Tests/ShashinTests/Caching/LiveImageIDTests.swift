@@ -51,8 +51,7 @@ struct LiveImageIDTests {
         fixture.server.setRoute("/disk.jpg", RouteScript.image(ImageSpec(format: .jpeg, width: 40, height: 30, seed: 5),
                                                                headers: ["Cache-Control": "max-age=3600"]))
         for n in 0..<50 {
-            var request = ImageRequest(url: Self.signed(fixture.server, "/disk.jpg", n))
-            request.imageID = "photo-42"
+            let request = ImageRequest(url: Self.signed(fixture.server, "/disk.jpg", n), imageID: "photo-42")
             let response = try await fixture.pipeline.response(for: request)
             #expect(response.source == (n == 0 ? .network : .disk))
         }
