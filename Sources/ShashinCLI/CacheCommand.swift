@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import Shashin
 
-/// `shashin cache stats|list|clear`: look into a disk cache folder and empty it.
+/// `shashin cache stats|list|show|remove|export|clear`: look into a disk cache folder, one entry, or empty it.
 struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "Inspect or clear a Shashin disk cache.",
-        subcommands: [CacheStatsCommand.self, CacheListCommand.self, CacheClearCommand.self]
+        subcommands: [CacheStatsCommand.self, CacheListCommand.self, CacheShowCommand.self, CacheRemoveCommand.self,
+                      CacheExportCommand.self, CacheClearCommand.self]
     )
 }
 

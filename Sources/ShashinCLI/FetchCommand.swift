@@ -31,6 +31,10 @@ struct FetchCommand: AsyncParsableCommand {
             help: "Keep a disk cache in this folder: responses HTTP allows to be stored, and the first bytes of a download cut off, which the next fetch resumes.")
     var cacheDirectory: String?
 
+    @Option(name: .customLong("cache-key"),
+            help: "Name the image with this identifier in every cache key instead of its URL (for signed URLs that change): with --cache-dir, a later fetch of another URL with the same key reads this one.")
+    var cacheKey: String?
+
     @Flag(help: "Refuse loopback, private, link-local and metadata addresses, as a server loading user URLs should.")
     var refuseInternalAddresses = false
 
@@ -58,13 +62,15 @@ struct FetchCommand: AsyncParsableCommand {
             configuration.diskCache = try DiskCache(directory: URL(fileURLWithPath: cacheDirectory, isDirectory: true))
         }
         let pipeline = ImagePipeline(configuration: configuration)
-        let request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maxPixelSize: $0) })
+        var request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maxPixelSize: $0) })
+        request.imageID = cacheKey
         do {
             let response = try await pipeline.response(for: request)
             let (width, height) = Self.size(of: response.image)
             print("\(url.absoluteString): \(width)×\(height), from \(Self.origin(of: response, url: url)), "
                   + String(format: "%.1f ms (network %.1f, decode %.1f)", response.timings.total * 1000,
                            response.timings.network * 1000, response.timings.decode * 1000))
+            if cacheKey != nil, let key = pipeline.diskCacheKey(for: request) { print("cache key: \(key)") }
             if let start = response.resumedFromByte {
                 let total = (response.urlResponse?.expectedContentLength).map { " of \($0)" } ?? ""
                 print("resumed from byte \(start)\(total): \(start) bytes were kept from an earlier download")

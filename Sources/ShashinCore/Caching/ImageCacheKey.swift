@@ -1,7 +1,9 @@
-/// Identifies a decoded (and possibly processed) image: its URL, the decode-time thumbnail size,
-/// and the identifiers of the processors applied, in order.
+/// Identifies a decoded (and possibly processed) image: its name (its URL, or the identifier the
+/// request or the pipeline gives it), the decode-time thumbnail size, and the identifiers of the
+/// processors applied, in order.
 public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
-    /// The image's absolute URL string.
+    /// The image's name: its absolute URL string, or for an image named by an identifier
+    /// (`ImageRequest.imageID`, `ImageIDRule`) `image-id:` and the identifier percent-encoded.
     public var url: String
     /// The decode-time thumbnail, if any.
     public var thumbnail: ThumbnailOptions?

@@ -4,8 +4,8 @@ extension ImagePipeline {
     /// Whether the original bytes of `request` are in the disk cache (HTTP caching of originals);
     /// `false` without one. Does not read the bytes.
     func hasOriginalOnDisk(_ request: ImageRequest) -> Bool {
-        guard graph.httpCache != nil, let disk = configuration.diskCache, let url = request.url,
-              let key = HTTPCache.storageKey(for: url) else { return false }
+        guard graph.httpCache != nil, let disk = configuration.diskCache,
+              let key = graph.keys.storedKey(for: request) else { return false }
         return disk.containsEntry(forKey: key)
     }
 

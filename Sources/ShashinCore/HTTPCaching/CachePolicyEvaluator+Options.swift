@@ -8,6 +8,10 @@ extension CachePolicyEvaluator {
     func suitability(of stored: StoredResponse, for headers: HTTPHeaderFields, now: Date,
                      options: HTTPCache.Options) -> Suitability {
         let verdict = suitability(of: stored, for: headers, now: now)
+        if verdict == .needsValidation, isKept(stored, now: now, options: options),
+           !CacheControl(headers: headers).noCache, !pragmaNoCache(headers) {
+            return .fresh
+        }
         guard verdict == .needsValidation, options.minimumFreshness > 0 else { return verdict }
         let requestControl = CacheControl(headers: headers)
         guard !requestControl.noCache, !pragmaNoCache(headers), !stored.cacheControl.noCache else { return verdict }
@@ -43,6 +47,12 @@ extension CachePolicyEvaluator {
     /// says it may. `authenticated`: the request went with credentials, its own or the loader's.
     func mayStore(status: Int, requestHeaders: HTTPHeaderFields, responseHeaders: HTTPHeaderFields, authenticated: Bool = false,
                   now: Date, options: HTTPCache.Options) -> Bool {
+        if case .keepSuccessfulResponses = options.storagePolicy {
+            let withCredentials = authenticated || requestHeaders.contains("Authorization")
+            if options.storagePolicy.keptLifetime(status: status, authenticated: withCredentials) != nil { return true }
+            // Under the override, what it does not keep for credentials is not stored at all.
+            if withCredentials { return false }
+        }
         guard isStorable(method: "GET", requestHeaders: requestHeaders, status: status, responseHeaders: responseHeaders)
         else { return false }
         if !(200..<300).contains(status) {
@@ -58,5 +68,14 @@ extension CachePolicyEvaluator {
             return control.isPublic || control.mustRevalidate || control.sharedMaxAge != nil
         }
         return true
+    }
+
+    /// Whether `options.storagePolicy` keeps `stored` fresh now: a 2xx response (stored without
+    /// credentials, unless the policy includes them) stored or revalidated less than its lifetime ago.
+    func isKept(_ stored: StoredResponse, now: Date, options: HTTPCache.Options) -> Bool {
+        guard let lifetime = options.storagePolicy.keptLifetime(status: stored.status, authenticated: stored.credential != nil)
+        else { return false }
+        let age = now.timeIntervalSince(stored.responseTime)
+        return age >= 0 && age < lifetime
     }
 }

@@ -9,6 +9,7 @@ extension HTTPCache {
     /// `stored` when stale responses may be served on error.
     func fetch(_ exchange: Exchange, validating stored: StoredEntry?, conditional: Bool,
                errors: [any Error]) async throws -> HTTPCachedResponse {
+        let rules = exchange.rules, options = exchange.options
         var errors = errors
         var outgoing = exchange.request
         outgoing.cachePolicy = .reloadIgnoringLocalCacheData
@@ -50,12 +51,14 @@ extension HTTPCache {
                                                 requestTime: requestTime, responseTime: responseTime)
             let metadata = Self.metadata(of: refreshed.response)
             let key = exchange.key
-            do {
-                // Only onto the entry that was validated: a newer one stored meanwhile keeps its own headers.
-                _ = try await offThePool { [storage] in
-                    try storage.updateMetadata(metadata, forKey: key, ifCurrent: stored.metadata)
-                }
-            } catch { errors.append(error) }
+            if exchange.writesStorage {
+                do {
+                    // Only onto the entry that was validated: a newer one stored meanwhile keeps its own headers.
+                    _ = try await offThePool { [storage] in
+                        try storage.updateMetadata(metadata, forKey: key, ifCurrent: stored.metadata)
+                    }
+                } catch { errors.append(error) }
+            }
             return serve(refreshed, url: url, source: .revalidated, errors: errors)
         }
         if (500..<600).contains(http.statusCode), let stored,
@@ -63,7 +66,8 @@ extension HTTPCache {
             return serve(stored, url: url, source: .cache, errors: errors, forceStale: true)
         }
         let credential = credential(of: exchange.headers, url: url)
-        if rules.mayStore(status: http.statusCode, requestHeaders: exchange.headers, responseHeaders: responseHeaders,
+        if exchange.writesStorage,
+           rules.mayStore(status: http.statusCode, requestHeaders: exchange.headers, responseHeaders: responseHeaders,
                           authenticated: credential != nil, now: now(), options: options) {
             var response = StoredResponse(status: http.statusCode, headers: Self.storedHeaders(responseHeaders),
                                           requestHeaders: exchange.headers, requestTime: requestTime, responseTime: responseTime)
@@ -81,13 +85,13 @@ extension HTTPCache {
     /// `request` is the plain GET, without `Range` or `If-Range`. Stored when any 200 would be.
     /// - Returns: what storage reported.
     func storeComplete(_ data: Data, response: HTTPURLResponse, for request: URLRequest,
-                       requestTime: Date, responseTime: Date) async -> [any Error] {
+                       requestTime: Date, responseTime: Date, control: RequestControl = RequestControl()) async -> [any Error] {
         guard response.statusCode == 200, let url = request.url,
-              let exchange = exchange(for: request, maxBytes: data.count) else { return [] }
+              let exchange = exchange(for: request, maxBytes: data.count, control: control), exchange.writesStorage else { return [] }
         let responseHeaders = HTTPHeaderFields(response: response)
         let credential = credential(of: exchange.headers, url: url)
-        guard rules.mayStore(status: 200, requestHeaders: exchange.headers, responseHeaders: responseHeaders,
-                             authenticated: credential != nil, now: now(), options: options) else { return [] }
+        guard exchange.rules.mayStore(status: 200, requestHeaders: exchange.headers, responseHeaders: responseHeaders,
+                                      authenticated: credential != nil, now: now(), options: exchange.options) else { return [] }
         var stored = StoredResponse(status: 200, headers: Self.storedHeaders(responseHeaders),
                                     requestHeaders: exchange.headers, requestTime: requestTime, responseTime: responseTime)
         stored.credential = credential
@@ -139,8 +143,7 @@ extension HTTPCache {
 
     /// Revalidates `stored` in the background, once per key at a time; the next request gets the result.
     func refreshInBackground(_ exchange: Exchange, validating stored: StoredEntry) {
-        let background = Exchange(request: exchange.request, key: exchange.key, headers: exchange.headers,
-                                  maxBytes: exchange.maxBytes, progress: { _, _ in })
+        let background = exchange.with(progress: { _, _ in })
         // A detached task inherits no task locals: the pipeline's redirect schemes go across by hand.
         let redirectSchemes = RedirectSchemes.allowed
         refreshes.withLock { running in

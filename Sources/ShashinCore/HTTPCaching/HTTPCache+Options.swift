@@ -2,7 +2,7 @@ import Foundation
 
 extension HTTPCache {
     /// What an app may change about the rules, and how.
-    public struct Options: Sendable {
+    public struct Options: Sendable, Hashable {
         /// Stored responses count as fresh for at least this many seconds after they were stored
         /// or revalidated, whatever their headers say (a request's `no-cache` still revalidates).
         /// Default 0: the headers decide.
@@ -23,6 +23,10 @@ extension HTTPCache {
         public var heuristicFraction: Double = 0.1
         /// Cap of heuristic freshness, in seconds; default one day.
         public var heuristicCap: TimeInterval = 86_400
+        /// Which responses are stored and how long they are served without asking: HTTP's rules
+        /// (default `.followHeaders`), or every successful response kept for a time whatever its
+        /// headers say (`.keepSuccessfulResponses(for:)`).
+        public var storagePolicy: StoragePolicy = .followHeaders
 
         /// The defaults: the rules of RFC 9111 for a private cache.
         public init() {}

@@ -15,7 +15,8 @@ extension HTTPCache {
     /// The stored response for `key` that may answer a request with `headers`: its `Vary` fields
     /// and credentials match, and its body fits `maxBytes`. Unreadable metadata is a miss (and
     /// the entry is dropped); a storage error is noted and is a miss too.
-    func lookUp(_ key: String, for headers: HTTPHeaderFields, maxBytes: Int, errors: inout [any Error]) -> StoredEntry? {
+    /// `url` is the request's: the credential the loader would send goes by its origin.
+    func lookUp(_ key: String, url: URL, for headers: HTTPHeaderFields, maxBytes: Int, errors: inout [any Error]) -> StoredEntry? {
         let entry: DataCacheEntry?
         do { entry = try storage.entry(forKey: key) } catch {
             errors.append(error)
@@ -27,7 +28,7 @@ extension HTTPCache {
             return nil
         }
         guard entry.data.count <= maxBytes,
-              response.credential == credential(of: headers, url: URL(string: key)),
+              response.credential == credential(of: headers, url: url),
               rules.varyMatches(response, requestHeaders: headers) else { return nil }
         return StoredEntry(response: response, data: entry.data, metadata: metadata)
     }
@@ -49,7 +50,7 @@ extension HTTPCache {
             fields[original] = headers[name]
         }
         let response = HTTPURLResponse(url: url, statusCode: stored.response.status, httpVersion: "HTTP/1.1", headerFields: fields)!
-        let isStale = forceStale || !rules.isFresh(stored.response, now: now)
+        let isStale = forceStale || !(rules.isFresh(stored.response, now: now) || rules.isKept(stored.response, now: now, options: options))
         return HTTPCachedResponse(data: stored.data, response: response, source: source, isStale: isStale, storageErrors: errors)
     }
 

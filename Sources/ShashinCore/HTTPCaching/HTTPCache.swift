@@ -93,11 +93,15 @@ public final class HTTPCache: DataLoading, Sendable {
 
     /// Reads storage once and decides; synchronous, so callers may run it on a queue of their choice.
     /// - Throws: `cacheMiss` when the answer must come from storage and cannot.
-    func plan(for request: URLRequest, policy: HTTPCachePolicy?, maxBytes: Int) throws -> Plan {
+    func plan(for request: URLRequest, policy: HTTPCachePolicy?, maxBytes: Int,
+              control: RequestControl = RequestControl()) throws -> Plan {
         guard let url = request.url else { throw ImagePipelineError.invalidURL("") }
-        guard let exchange = exchange(for: request, maxBytes: maxBytes) else { return .passThrough(request, maxBytes: maxBytes) }
+        guard let exchange = exchange(for: request, maxBytes: maxBytes, control: control) else {
+            return .passThrough(request, maxBytes: maxBytes)
+        }
         var errors: [any Error] = []
-        let stored = lookUp(exchange.key, for: exchange.headers, maxBytes: maxBytes, errors: &errors)
+        let stored = exchange.readsStorage
+            ? lookUp(exchange.key, url: url, for: exchange.headers, maxBytes: maxBytes, errors: &errors) : nil
         switch decide(exchange, policy: policy ?? HTTPCachePolicy(request.cachePolicy), stored: stored) {
         case .serve(let entry):
             return .answered(serve(entry, url: url, source: .cache, errors: errors))
@@ -145,6 +149,7 @@ public final class HTTPCache: DataLoading, Sendable {
         case .useProtocolCachePolicy:
             break
         }
+        let rules = exchange.rules, options = exchange.options
         let verdict = stored.map { rules.suitability(of: $0.response, for: exchange.headers, now: now(), options: options) }
         if CacheControl(headers: exchange.headers).onlyIfCached {
             // §5.2.1.7: a stored response the request accepts, or no answer at all.
@@ -171,11 +176,16 @@ public final class HTTPCache: DataLoading, Sendable {
 
     /// The exchange for a request the cache answers; `nil` for those it passes through: anything
     /// but GET, non-HTTP URLs, requests with validators or ranges of their own.
-    func exchange(for request: URLRequest, maxBytes: Int) -> Exchange? {
+    func exchange(for request: URLRequest, maxBytes: Int, control: RequestControl = RequestControl()) -> Exchange? {
         let headers = HTTPHeaderFields(request.allHTTPHeaderFields ?? [:])
         guard (request.httpMethod ?? "GET").uppercased() == "GET", let url = request.url,
-              let key = Self.storageKey(for: url), !Self.isConditional(headers) else { return nil }
-        return Exchange(request: request, key: key, headers: headers, maxBytes: maxBytes, progress: { _, _ in })
+              let urlKey = Self.storageKey(for: url), !Self.isConditional(headers) else { return nil }
+        let options = control.options ?? self.options
+        let rules = control.options == nil ? self.rules
+            : CachePolicyEvaluator(heuristicFraction: options.heuristicFraction, heuristicCap: options.heuristicCap)
+        return Exchange(request: request, key: control.key ?? urlKey, headers: headers, maxBytes: maxBytes,
+                        options: options, rules: rules, readsStorage: control.readsStorage,
+                        writesStorage: control.writesStorage, progress: { _, _ in })
     }
 
     /// Background refreshes (stale while revalidate) started and not yet ended.
@@ -233,6 +243,13 @@ extension HTTPCache {
         let key: String
         let headers: HTTPHeaderFields
         let maxBytes: Int
+        /// The rules' options for this request (the cache's, unless it brought its own), and the
+        /// rules they make.
+        let options: Options
+        let rules: CachePolicyEvaluator
+        /// Whether a stored response may answer this request, and whether its response may be stored.
+        let readsStorage: Bool
+        let writesStorage: Bool
         var progress: @Sendable (Int64, Int64) -> Void
 
         func with(progress: @escaping @Sendable (Int64, Int64) -> Void) -> Exchange {

@@ -91,7 +91,8 @@ extension FetchDataJob {
         switch http.statusCode {
         case 200:
             let errors = await cache?.storeComplete(body, response: http, for: request,
-                                                    requestTime: requestTime, responseTime: responseTime) ?? []
+                                                    requestTime: requestTime, responseTime: responseTime,
+                                                    control: graph.httpControl(for: self.request)) ?? []
             return try checked(FetchedData(data: body, urlResponse: http, source: .network, timings: ImageTimings(),
                                            storageErrors: errors))
         case 206:
@@ -103,7 +104,8 @@ extension FetchDataJob {
             else { return nil }
             let whole = prefix.data + body
             let errors = await cache?.storeComplete(whole, response: assembled, for: request,
-                                                    requestTime: requestTime, responseTime: responseTime) ?? []
+                                                    requestTime: requestTime, responseTime: responseTime,
+                                                    control: graph.httpControl(for: self.request)) ?? []
             return try checked(FetchedData(data: whole, urlResponse: assembled, source: .network, timings: ImageTimings(),
                                            storageErrors: errors, resumedFromByte: prefix.data.count))
         default:

@@ -125,9 +125,10 @@ final class FetchDataJob: Job<FetchedData> {
             return
         }
         let policy = request.cachePolicy
+        let control = graph.httpControl(for: request)
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let startedAt = monotonicNow()
-            let plan = Result { try cache.plan(for: urlRequest, policy: policy, maxBytes: maxBytes) }
+            let plan = Result { try cache.plan(for: urlRequest, policy: policy, maxBytes: maxBytes, control: control) }
             var timings = ImageTimings()
             timings.disk = monotonicNow() - startedAt
             // On this thread: a dispatch thread never holds the graph's actor, whose work is short.
@@ -281,7 +282,7 @@ final class FetchDataJob: Job<FetchedData> {
             GraphActor.async { self.sendPendingProgress() }
         }
         if let partials = graph.partialBodies, let request = Self.resumableRequest(in: plan),
-           let key = request.url.flatMap(ResumableDataStore.key(for:)) {
+           let key = graph.keys.resumeKey(for: self.request, sent: request) {
             return try await downloadResuming(plan, request: request, key: key, storage: partials, progress: progress)
         }
         return try await downloadWhole(plan, progress: progress)

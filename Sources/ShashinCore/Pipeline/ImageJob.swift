@@ -21,7 +21,7 @@ class ImageJob: Job<ImageResult> {
     /// The graph's key for this job.
     nonisolated let key: ImageJobKey
     nonisolated var cacheKey: ImageCacheKey { key.cacheKey }
-    /// What the download under this job sends (`JobGraph.fetchKey(for:)` of the request).
+    /// What the download under this job sends (`CacheKeys.fetchKey(for:)` of the request).
     nonisolated var fetchKey: String { key.fetchKey }
     /// The subscription to the stage below, until it delivers.
     var upstream: JobSubscription?
@@ -52,13 +52,23 @@ class ImageJob: Job<ImageResult> {
         return graph.processedStore
     }
 
+    /// The store to read this stage's processed result from, unless the request skips disk reads.
+    private var processedSource: ProcessedImageStore? {
+        request.options.contains(.disableDiskCacheReads) ? nil : processedStore
+    }
+
+    /// The store to write this stage's processed result to, unless the request forbids it.
+    private var processedDestination: ProcessedImageStore? {
+        request.options.isDisjoint(with: [.disableDiskCacheWrites, .disableProcessedDiskCacheWrites]) ? processedStore : nil
+    }
+
     override final func start() {
         if request.readsMemoryCache, let image = graph.configuration.memoryCache?.image(forKey: cacheKey) {
             finish(.success(ImageResult(image: image, urlResponse: nil, source: .memory, timings: ImageTimings())))
             return
         }
         let reloads = request.cachePolicy == .reloadIgnoringCacheData || request.cachePolicy == .reloadRevalidatingCacheData
-        if let store = processedStore, !reloads {
+        if let store = processedSource, !reloads {
             readProcessed(from: store)
         } else {
             subscribeUpstream()
@@ -133,7 +143,7 @@ class ImageJob: Job<ImageResult> {
         let cache = request.options.contains(.disableMemoryCacheWrites) ? nil : graph.configuration.memoryCache
         let cacheKey = self.cacheKey
         let request = self.request
-        let processedStore = self.processedStore
+        let processedStore = processedDestination
         let storageErrors = input.storageErrors + diskErrors
         workItem = workQueue.enqueue(priority: priority) { [self] item in
             // The slot may be granted on `GraphActor`: the work goes to a dispatch thread.

@@ -118,6 +118,14 @@ extension ImagePipeline {
         /// is one, so a resume survives a relaunch. Default a `ResumableDataStore()` (32 MB, in
         /// memory); `nil`: downloads always start from the first byte.
         public var resumableData: ResumableDataStore? = ResumableDataStore()
+        /// Names images in every cache key for requests without an `imageID`: requests whose URLs
+        /// it gives one name share the memory and disk caches, a download in flight and the bytes
+        /// kept to resume one, each still sent to its own URL. Default `nil`: the URL names the image.
+        ///
+        /// ```swift
+        /// configuration.imageIDRule = .droppingQueryItems(["Signature", "Expires", "Key-Pair-Id"])
+        /// ```
+        public var imageIDRule: ImageIDRule?
 
         /// A configuration with the given decoder for every format (and encoder), and every other default.
         public init(decoder: any ImageDecoding, encoder: (any ImageEncoding)? = nil) {

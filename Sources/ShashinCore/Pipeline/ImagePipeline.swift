@@ -75,11 +75,6 @@ public final class ImagePipeline: Sendable {
         return (fetched.data, fetched.urlResponse)
     }
 
-    /// Empties the memory cache.
-    public func removeAllCachedImages() {
-        configuration.memoryCache?.removeAll()
-    }
-
     /// Gives memory back: trims the memory cache to `level` (its most recently used images
     /// stay). A cache that is `MemoryTrimming` (as `MemoryCache` is) is trimmed and reports the
     /// trim on its `trims` stream; any other cache is emptied. Memory the loader keeps for reuse
@@ -111,7 +106,7 @@ public final class ImagePipeline: Sendable {
 
     private func cachedResponse(for request: ImageRequest) -> ImageResponse? {
         guard request.readsMemoryCache,
-              let image = configuration.memoryCache?.image(forKey: request.cacheKey) else { return nil }
+              let image = configuration.memoryCache?.image(forKey: graph.keys.imageKey(for: request)) else { return nil }
         return ImageResponse(image: image, request: request, source: .memory)
     }
 }

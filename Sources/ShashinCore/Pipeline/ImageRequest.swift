@@ -31,6 +31,15 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// follows the pipeline's `isProgressiveDecodingEnabled`. Requests that differ only here share
     /// their work; previews are made when the first of them to start the download wants them.
     public var isProgressiveDecodingEnabled: Bool?
+    /// The image's name in every cache key, in place of its URL: for URLs that change while the
+    /// image does not (signed URLs with a new `Signature` each time). Requests with one `imageID`
+    /// share the memory and disk caches, a download in flight and the bytes kept to resume one;
+    /// each is still sent to its own URL. The app promises the URLs name one image. Default `nil`:
+    /// the pipeline's `imageIDRule`, else the URL, names it. See `ImageIDRule`.
+    public var imageID: String? { didSet { updateCacheKey() } }
+    /// This request's changes to the HTTP cache's rules (`minimumFreshness`, the storage policy,
+    /// ...); default `nil`: the pipeline's `httpCacheOptions`.
+    public var httpCacheOptions: HTTPCache.Options?
 
     /// The URL of the image; `nil` only when built from a `URLRequest` without one.
     public var url: URL? { urlRequest.url }
@@ -53,7 +62,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         self.priority = priority
         self.cachePolicy = cachePolicy ?? HTTPCachePolicy(urlRequest.cachePolicy)
         self.options = options
-        self.cacheKey = Self.makeCacheKey(urlRequest, thumbnail, processors)
+        self.cacheKey = Self.makeCacheKey(urlRequest, nil, thumbnail, processors)
     }
 
     /// The key of the decoded and processed image in the memory cache. Kept up to date as the
@@ -61,12 +70,13 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     public private(set) var cacheKey: ImageCacheKey
 
     private mutating func updateCacheKey() {
-        cacheKey = Self.makeCacheKey(urlRequest, thumbnail, processors)
+        cacheKey = Self.makeCacheKey(urlRequest, imageID, thumbnail, processors)
     }
 
-    private static func makeCacheKey(_ urlRequest: URLRequest, _ thumbnail: ThumbnailOptions?,
+    private static func makeCacheKey(_ urlRequest: URLRequest, _ imageID: String?, _ thumbnail: ThumbnailOptions?,
                                      _ processors: [any ImageProcessing]) -> ImageCacheKey {
-        ImageCacheKey(url: urlRequest.url?.absoluteString ?? "", thumbnail: thumbnail, processors: processors.map(\.identifier))
+        ImageCacheKey(url: imageID.map(CacheKeys.token(forID:)) ?? urlRequest.url?.absoluteString ?? "",
+                      thumbnail: thumbnail, processors: processors.map(\.identifier))
     }
 
     /// Whether a memory-cache hit may answer: not when disabled, nor under a reload policy.
@@ -94,5 +104,19 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         public static let disableMemoryCacheWrites = Options(rawValue: 1 << 1)
         /// Neither read nor write the memory cache.
         public static let disableMemoryCache: Options = [.disableMemoryCacheReads, .disableMemoryCacheWrites]
+        /// Do not answer from the disk cache, original or processed (the server is asked; what it
+        /// sends is still stored).
+        public static let disableDiskCacheReads = Options(rawValue: 1 << 2)
+        /// Do not store the original or the processed result on disk (what is there stays).
+        public static let disableDiskCacheWrites = Options(rawValue: 1 << 3)
+        /// Neither read nor write the disk cache.
+        public static let disableDiskCache: Options = [.disableDiskCacheReads, .disableDiskCacheWrites]
+        /// Keep the image in memory only: the disk cache is neither read nor written.
+        public static let memoryCacheOnly: Options = .disableDiskCache
+        /// Do not store the processed result (thumbnail, processors) on disk; the original still is.
+        public static let disableProcessedDiskCacheWrites = Options(rawValue: 1 << 4)
+
+        /// The options that change what a download does, so requests that differ in them do not share one.
+        static let diskFetchOptions: Options = [.disableDiskCacheReads, .disableDiskCacheWrites]
     }
 }

@@ -10,7 +10,7 @@ extension JobGraph {
     /// graph's lock, which it does not need.
     func fetchData(for request: ImageRequest) async throws -> FetchedData {
         let waiter = DataWaiter(graph: self)
-        let key = Self.fetchKey(for: request)
+        let key = keys.fetchKey(for: request)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 waiter.wait(with: continuation)

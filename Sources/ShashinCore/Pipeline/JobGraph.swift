@@ -21,6 +21,8 @@ final class JobGraph: Sendable {
     /// What downloads bind for the loader's redirects (`RedirectSchemes.restriction(for:)` of
     /// `allowedSchemes`): `nil` when it allows both `http` and `https`.
     let redirectRestriction: Set<String>?
+    /// Every cache and coalescing key of a request (`imageIDRule` applied).
+    let keys: CacheKeys
     private let liveTasks = Locked(0)
     private let nextTaskID = Locked(0)
 
@@ -29,6 +31,7 @@ final class JobGraph: Sendable {
 
     init(configuration: ImagePipeline.Configuration) {
         self.configuration = configuration
+        keys = CacheKeys(rule: configuration.imageIDRule)
         let dataLoader: any DataLoading = if configuration.credentialProvider != nil || !configuration.credentials.isEmpty {
             AuthenticatingDataLoader(wrapping: configuration.dataLoader, credentials: configuration.credentials,
                                      provider: configuration.credentialProvider)
@@ -86,7 +89,7 @@ final class JobGraph: Sendable {
 
     @GraphActor private func start(_ task: ImageTask) {
         guard !task.isFinished else { return } // cancelled before it reached the queue
-        let job = imageJob(for: task.request, stage: task.request.processors.count)
+        let job = imageJob(for: task.request, stage: task.request.processors.count, key: keys.imageKey(for: task.request))
         task.didStart()
         // The job holds the task until it delivers, so a task whose handle was dropped still ends
         // (and still fills the cache).
@@ -110,7 +113,7 @@ final class JobGraph: Sendable {
     // MARK: Jobs
 
     @GraphActor func fetchJob(for request: ImageRequest) -> FetchDataJob {
-        fetchJob(for: request, key: Self.fetchKey(for: request))
+        fetchJob(for: request, key: keys.fetchKey(for: request))
     }
 
     /// The fetch job for `request`, whose `fetchKey(for:)` is `key`.
@@ -127,28 +130,15 @@ final class JobGraph: Sendable {
         if fetchJobs[job.key] === job { fetchJobs[job.key] = nil }
     }
 
-    /// Requests share a download only when they would send the same thing: the URL, the method
-    /// and the headers (two users' `Authorization` must not share one response).
+    /// The coalescing key of `request` in a pipeline without an `imageIDRule` (`CacheKeys.fetchKey`).
     static func fetchKey(for request: ImageRequest) -> String {
-        var key = fetchKey(for: request.urlRequest)
-        if request.cachePolicy != .useProtocolCachePolicy { key += "\npolicy: \(request.cachePolicy.rawValue)" }
-        return key
-    }
-
-    static func fetchKey(for request: URLRequest) -> String {
-        var key = (request.httpMethod ?? "GET") + " " + (request.url?.absoluteString ?? "")
-        if let headers = request.allHTTPHeaderFields, !headers.isEmpty {
-            for (name, value) in headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
-                key += "\n\(name.lowercased()): \(value)"
-            }
-        }
-        return key
+        CacheKeys(rule: nil).fetchKey(for: request)
     }
 
     /// The job producing `request`'s image after its first `stage` processors: the decoded image
     /// at stage 0, processor `stage` applied to the stage below after.
-    @GraphActor func imageJob(for request: ImageRequest, stage: Int) -> ImageJob {
-        let key = ImageJobKey(request: request, stage: stage)
+    @GraphActor func imageJob(for request: ImageRequest, stage: Int, key imageKey: ImageCacheKey) -> ImageJob {
+        let key = ImageJobKey(request: request, imageKey: imageKey, stage: stage, fetchKey: keys.fetchKey(for: request))
         if let job = imageJobs[key], !job.isDisposed { return job }
         let job: ImageJob = if stage == 0 {
             DecodedImageJob(graph: self, request: request, stage: stage, key: key)
@@ -171,7 +161,8 @@ final class JobGraph: Sendable {
 
     /// Subscribers of the fetch job for `request`, for tests: 0 when there is no such job.
     func fetchSubscriberCount(for request: ImageRequest) -> Int {
-        GraphActor.sync { fetchJobs[Self.fetchKey(for: request)]?.subscriberCount ?? 0 }
+        let key = keys.fetchKey(for: request)
+        return GraphActor.sync { fetchJobs[key]?.subscriberCount ?? 0 }
     }
 }
 
@@ -183,10 +174,12 @@ struct ImageJobKey: Hashable {
     /// What the download under this job sends: requests with other headers get their own.
     let fetchKey: String
 
-    init(request: ImageRequest, stage: Int) {
-        let base = request.cacheKey
-        cacheKey = ImageCacheKey(url: base.url, thumbnail: base.thumbnail, processors: Array(base.processors.prefix(stage)))
+    /// - Parameters:
+    ///   - imageKey: the key of the request's final image (`CacheKeys.imageKey`).
+    ///   - fetchKey: the key of its download (`CacheKeys.fetchKey`).
+    init(request: ImageRequest, imageKey: ImageCacheKey, stage: Int, fetchKey: String) {
+        cacheKey = ImageCacheKey(url: imageKey.url, thumbnail: imageKey.thumbnail, processors: Array(imageKey.processors.prefix(stage)))
         options = request.options
-        fetchKey = JobGraph.fetchKey(for: request)
+        self.fetchKey = fetchKey
     }
 }

@@ -10,7 +10,7 @@ final class ProcessedImageJob: ImageJob {
     }
 
     override func subscribeUpstream() {
-        upstream = graph.imageJob(for: request, stage: stage - 1).subscribe(priority: priority, wantsPreviews: wantsPreviews) { [weak self] event in
+        upstream = graph.imageJob(for: request, stage: stage - 1, key: cacheKey).subscribe(priority: priority, wantsPreviews: wantsPreviews) { [weak self] event in
             switch event {
             case .progress(let progress): self?.send(progress: progress)
             case .preview(let input): self?.processPreview(input)

@@ -50,6 +50,12 @@ final class ProcessedImageStore: Sendable {
     /// Results waiting to be written.
     var pendingWrites: Int { pending.current }
 
+    /// The rules and options `request` is judged by: its own `httpCacheOptions`, else the store's.
+    private func rules(for request: ImageRequest) -> (CachePolicyEvaluator, HTTPCache.Options) {
+        guard let own = request.httpCacheOptions else { return (rules, options) }
+        return (CachePolicyEvaluator(heuristicFraction: own.heuristicFraction, heuristicCap: own.heuristicCap), own)
+    }
+
     /// Whether a request's result counts as processed: it has a thumbnail or processors.
     static func isProcessed(_ request: ImageRequest) -> Bool {
         request.thumbnail != nil || !request.processors.isEmpty
@@ -82,6 +88,7 @@ final class ProcessedImageStore: Sendable {
             case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
                 break
             case .useProtocolCachePolicy:
+                let (rules, options) = rules(for: request)
                 let verdict = rules.suitability(of: stored, for: headers, now: now(), options: options)
                 guard verdict == .fresh || verdict == .staleAcceptable else { return nil }
             case .reloadIgnoringCacheData, .reloadRevalidatingCacheData:
@@ -113,6 +120,7 @@ final class ProcessedImageStore: Sendable {
         if let http = urlResponse as? HTTPURLResponse {
             let responseHeaders = HTTPHeaderFields(response: http)
             let now = now()
+            let (rules, options) = rules(for: request)
             guard rules.mayStore(status: http.statusCode, requestHeaders: headers, responseHeaders: responseHeaders,
                                  authenticated: credential != nil, now: now, options: options) else { return }
             var stored = StoredResponse(status: http.statusCode, headers: HTTPCache.storedHeaders(responseHeaders),

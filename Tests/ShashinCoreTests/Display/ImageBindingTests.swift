@@ -80,7 +80,7 @@ struct ImageBindingTests {
         binding.setRequest(request)
         try await fixture.loader.respond(to: request.url!, with: PipelineFixture.imageData(fill: 7))
         try await waitUntil { binding.state == .success(.network) }
-        fixture.pipeline.removeAllCachedImages() // evicted since: a reload would show the placeholder
+        fixture.pipeline.removeAllImagesFromMemory() // evicted since: a reload would show the placeholder
         binding.setRequest(request)
         binding.setRequest(request, deferringNetwork: true)
         #expect(binding.state == .success(.network))

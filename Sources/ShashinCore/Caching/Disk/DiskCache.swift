@@ -50,6 +50,11 @@ public final class DiskCache: DataCaching {
     ///   - syncsFiles: flush each entry file to the disk before its row is committed, so even a
     ///     power loss cannot leave a row naming unwritten bytes; default `true`. Without it a
     ///     crashed process still never leaves torn entries; a power cut may cost entries (as misses).
+    ///   - maxAge: entries not used (read or stored) for longer than this many seconds are removed
+    ///     — at open, and by the background sweep that enforces the limits (which a store also
+    ///     starts when the last age sweep is more than an eighth of `maxAge`, at most an hour,
+    ///     old); default `nil`: no age limit.
+    ///   - now: the clock of stored and access times and of `maxAge`; default the system clock.
     ///
     /// Instances on the same folder share one store, and these settings are the store's: the
     /// latest instance's settings apply to all of them.
@@ -59,10 +64,11 @@ public final class DiskCache: DataCaching {
     ///   and `recovery` says so.
     public init(directory: URL, sizeLimit: Int = DiskCache.defaultSizeLimit, countLimit: Int = .max,
                 trimRatio: Double = 0.7, inlineThreshold: Int = DiskCache.defaultInlineThreshold,
-                syncsFiles: Bool = true) throws {
+                syncsFiles: Bool = true, maxAge: TimeInterval? = nil,
+                now: @escaping @Sendable () -> Date = { Date() }) throws {
         let limits = DiskStore.Limits(sizeLimit: max(0, sizeLimit), countLimit: max(0, countLimit),
                                       trimRatio: min(1, max(0, trimRatio)), inlineThreshold: max(0, inlineThreshold),
-                                      syncsFiles: syncsFiles)
+                                      syncsFiles: syncsFiles, maxAge: maxAge.map { max(0, $0) }, now: now)
         (self.directory, store) = try Self.open(directory, limits: limits, fileSystem: PosixFileSystem())
     }
 
@@ -82,13 +88,13 @@ public final class DiskCache: DataCaching {
     ///   `.`, `..`, or holding `/` or NUL), or when the folder cannot be opened.
     public convenience init(name: String, sizeLimit: Int = DiskCache.defaultSizeLimit, countLimit: Int = .max,
                             trimRatio: Double = 0.7, inlineThreshold: Int = DiskCache.defaultInlineThreshold,
-                            syncsFiles: Bool = true) throws {
+                            syncsFiles: Bool = true, maxAge: TimeInterval? = nil) throws {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
             throw DiskCacheError.cannotOpen(path: name, reason: "a cache name must be a single path component")
         }
         try self.init(directory: Self.userCachesDirectory().appendingPathComponent(name, isDirectory: true),
                       sizeLimit: sizeLimit, countLimit: countLimit, trimRatio: trimRatio,
-                      inlineThreshold: inlineThreshold, syncsFiles: syncsFiles)
+                      inlineThreshold: inlineThreshold, syncsFiles: syncsFiles, maxAge: maxAge)
     }
 
     private static func open(_ directory: URL, limits: DiskStore.Limits, fileSystem: any DiskFileSystem) throws(DiskCacheError) -> (URL, DiskStore) {
@@ -101,6 +107,8 @@ public final class DiskCache: DataCaching {
             try DiskStore(directory: path, limits: limits, fileSystem: fileSystem)
         }
         store.locked { store.limits = limits }
+        // An age limit is enforced at open: what went unused while the app was away goes now.
+        if limits.maxAge != nil { store.queue.async { store.trimIfNeeded() } }
         return (resolved, store)
     }
 
@@ -143,6 +151,12 @@ public final class DiskCache: DataCaching {
         set { store.locked { store.limits.trimRatio = min(1, max(0, newValue)) } }
     }
 
+    /// Entries unused for longer than this many seconds are removed by the sweep; `nil`: no age limit.
+    public var maxAge: TimeInterval? {
+        get { store.locked { store.limits.maxAge } }
+        set { store.locked { store.limits.maxAge = newValue.map { max(0, $0) } } }
+    }
+
     /// Entries smaller than this many bytes are stored in the index, larger ones in files.
     public var inlineThreshold: Int {
         get { store.locked { store.limits.inlineThreshold } }
@@ -166,8 +180,9 @@ public final class DiskCache: DataCaching {
         try store.listing()
     }
 
-    /// Evicts least-recently-used entries down to `trimRatio` of the limits, now, if the cache is
-    /// over either limit. Eviction also runs by itself in the background after a store.
+    /// Removes the entries unused for longer than `maxAge`, then evicts least-recently-used
+    /// entries down to `trimRatio` of the limits if the cache is over either limit; now. This
+    /// sweep also runs by itself in the background after a store and at open.
     public func trim() {
         store.queue.sync { store.trimIfNeeded() }
     }

@@ -238,6 +238,20 @@ final class DiskIndex {
         return rows
     }
 
+    /// Up to `limit` rows last used before `cutoff` (seconds since 1970), oldest first: what an
+    /// age limit removes. Uses the access-order index, like `oldest(limit:)`.
+    func unused(before cutoff: Double, limit: Int) throws(DiskCacheError) -> [(id: Int64, size: Int, file: String?)] {
+        database.endReadSession()
+        let statement = try database.prepare("SELECT id, size, file FROM entries WHERE accessed_at < ?1 ORDER BY accessed_at LIMIT ?2")
+        statement.bind(1, cutoff)
+        statement.bind(2, Int64(limit))
+        var rows: [(id: Int64, size: Int, file: String?)] = []
+        while try statement.step() {
+            rows.append((statement.int64(0), Int(statement.int64(1)), statement.string(2)))
+        }
+        return rows
+    }
+
     /// Every row without its bytes, for listings and reconciling (not prepared: rarely run).
     func allRows() throws(DiskCacheError) -> [Row] {
         database.endReadSession()

@@ -132,18 +132,26 @@ extension DiskStore {
 
     // MARK: - Eviction
 
-    /// Evicts least-recently-used entries down to `trimRatio` of the limits when over either
-    /// limit. Runs on `queue`.
+    /// Removes the entries unused for longer than `maxAge`, when there is one, then evicts
+    /// least-recently-used entries down to `trimRatio` of the limits when over either limit. Runs
+    /// on `queue`.
     func trimIfNeeded() {
-        let (sizeTarget, countTarget, over): (Int, Int, Bool) = locked {
+        let (sizeTarget, countTarget, over, cutoff): (Int, Int, Bool, Double?) = locked {
             trimScheduled = false
-            guard !isClosed else { return (0, 0, false) }
+            guard !isClosed else { return (0, 0, false, nil) }
             try? writePendingAccessTimes()
             let totals = (try? index.totals()) ?? (count: 0, size: 0)
             let sizeTarget = Self.target(limits.sizeLimit, limits.trimRatio)
             let countTarget = Self.target(limits.countLimit, limits.trimRatio)
-            return (sizeTarget, countTarget, totals.size > limits.sizeLimit || totals.count > limits.countLimit)
+            var cutoff: Double?
+            if let maxAge = limits.maxAge {
+                let now = limits.now().timeIntervalSince1970
+                lastAgeSweep = now
+                cutoff = now - maxAge
+            }
+            return (sizeTarget, countTarget, totals.size > limits.sizeLimit || totals.count > limits.countLimit, cutoff)
         }
+        if let cutoff { removeUnused(before: cutoff) }
         guard over else { return }
         // In batches, so readers wait for one short transaction at a time, not the whole sweep.
         while true {
@@ -173,6 +181,36 @@ extension DiskStore {
             guard let evicted else { return }
             for file in evicted { fileSystem.removeFile(path(of: file)) }
         }
+    }
+
+    /// Removes the entries last used before `cutoff`, in batches. Runs on `queue`.
+    func removeUnused(before cutoff: Double) {
+        while true {
+            let removed: [String]? = locked {
+                guard !isClosed else { return nil }
+                // Reads since the last batch count: an entry read now is not unused.
+                try? writePendingAccessTimes()
+                guard let victims = try? index.unused(before: cutoff, limit: 256), !victims.isEmpty else { return nil }
+                do {
+                    try index.database.transaction { () throws(DiskCacheError) in
+                        for victim in victims { try index.delete(id: victim.id) }
+                    }
+                } catch {
+                    return nil
+                }
+                for victim in victims { pendingAccess[victim.id] = nil }
+                return victims.compactMap(\.file)
+            }
+            guard let removed else { return }
+            for file in removed { fileSystem.removeFile(path(of: file)) }
+        }
+    }
+
+    /// Whether a store should start a sweep for the age limit: one is set and the last sweep
+    /// ran more than an eighth of it (at most an hour) ago. Called under `lock`.
+    func ageSweepIsDue(_ now: Double) -> Bool {
+        guard let maxAge = limits.maxAge else { return false }
+        return now - lastAgeSweep >= min(maxAge / 8, 3600)
     }
 
     /// `ratio` of `limit`. `Double(Int.max)` rounds up to 2^63, which `Int` cannot hold, so an

@@ -22,6 +22,10 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
         var trimRatio: Double
         var inlineThreshold: Int
         var syncsFiles: Bool
+        /// Entries unused for longer than this many seconds are removed by the sweep; `nil`: no limit.
+        var maxAge: TimeInterval? = nil
+        /// The clock of stored and access times and of the age limit.
+        var now: @Sendable () -> Date = { Date() }
     }
 
     let directory: String
@@ -39,6 +43,8 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     var pendingAccess: [Int64: Double] = [:]
     var accessFlushScheduled = false
     var trimScheduled = false
+    /// When the last sweep for the age limit ran (seconds since 1970); under `lock`.
+    var lastAgeSweep = -Double.infinity
     /// Names in `data/` being written by this process: reconciling must not take them for strays.
     var inFlight: Set<String> = []
     /// Set once the last `DiskCache` on the folder has gone: background work then does nothing,
@@ -206,8 +212,8 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
 
     /// Writes the row (replacing any under the same id), then removes the replaced file.
     private func commit(id: Int64, key: String, data: Data?, size: Int, file: String?, metadata: Data?) throws(DiskCacheError) {
-        let now = Date().timeIntervalSince1970
         let (replaced, startTrim) = try locked { () throws(DiskCacheError) -> (String?, Bool) in
+            let now = limits.now().timeIntervalSince1970
             let (replaced, totals) = try withIndex { index throws(DiskCacheError) in
                 try index.database.transaction { () throws(DiskCacheError) in
                     let replaced = try index.head(id: id)?.file
@@ -217,7 +223,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
                 }
             }
             pendingAccess[id] = nil
-            let overLimit = totals.size > limits.sizeLimit || totals.count > limits.countLimit
+            let overLimit = totals.size > limits.sizeLimit || totals.count > limits.countLimit || ageSweepIsDue(now)
             let startTrim = overLimit && !trimScheduled
             if startTrim { trimScheduled = true }
             return (replaced, startTrim)
@@ -229,7 +235,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
 
     func updateMetadata(_ metadata: Data?, forKey key: String) throws(DiskCacheError) {
         let id = Self.rowID(for: key)
-        let now = Date().timeIntervalSince1970
+        let now = locked { limits.now() }.timeIntervalSince1970
         _ = try locked { () throws(DiskCacheError) in
             try withIndex { index throws(DiskCacheError) in try index.updateMetadata(id: id, key: key, metadata: metadata, storedAt: now) }
         }
@@ -238,7 +244,7 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
     /// One statement on the row: the entry's bytes, inline or in a file, are never read.
     func updateMetadata(_ metadata: Data?, forKey key: String, ifCurrent expected: Data?) throws(DiskCacheError) -> Bool {
         let id = Self.rowID(for: key)
-        let now = Date().timeIntervalSince1970
+        let now = locked { limits.now() }.timeIntervalSince1970
         return try locked { () throws(DiskCacheError) in
             try withIndex { index throws(DiskCacheError) in
                 try index.replaceMetadata(id: id, key: key, metadata: metadata, expected: expected, storedAt: now)
@@ -334,7 +340,8 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
 
     /// A time for the access order, strictly after the last one handed out, so two uses in the
     /// same microsecond still have an order. Called under `lock`.
-    func stamp(_ now: Double = Date().timeIntervalSince1970) -> Double {
+    func stamp(_ now: Double? = nil) -> Double {
+        let now = now ?? limits.now().timeIntervalSince1970
         lastStamp = max(now, lastStamp.nextUp)
         return lastStamp
     }

@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Every key the pipeline files an image under, made in one place: the memory cache's and the
+/// image jobs' (`imageKey`), the disk cache's original (`originalKey`, which the kept bytes of a
+/// resume share with a prefix of their own) and processed results (which build on `imageKey`), and
+/// the download a request joins (`fetchKey`).
+///
+/// An image is named by the request's `imageID`, else by the pipeline's `ImageIDRule`, else by its
+/// URL. A name that is not the URL becomes `image-id:` and the name percent-encoded (only
+/// unreserved URL characters, `:` and `/` stay as they are): it holds no space, `[`, `>` or `%` of
+/// its own, so a processed key built on it reads back one way only, and it never equals a URL's
+/// key (those begin with the scheme), a kept partial body's (`partial `) or a processed result's
+/// (`processed `).
+struct CacheKeys: Sendable {
+    let rule: ImageIDRule?
+
+    /// The prefix of every key made from an image identifier.
+    static let idPrefix = "image-id:"
+
+    /// Characters an identifier keeps as they are in its key.
+    private static let kept: CharacterSet = {
+        var set = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        set.insert(charactersIn: "-._~:/")
+        return set
+    }()
+
+    /// The key token of an identifier: `image-id:` and the identifier, in Unicode normal form C
+    /// (identifiers Swift finds equal, such as `é` composed or not, are one key), percent-encoded.
+    static func token(forID id: String) -> String {
+        // Percent-encoding a valid Swift string cannot fail; the fallback is never taken.
+        idPrefix + (id.precomposedStringWithCanonicalMapping.addingPercentEncoding(withAllowedCharacters: kept) ?? "")
+    }
+
+    /// The identifier naming `request`'s image: its own `imageID`, else the rule's for its URL;
+    /// `nil` when its URL names it.
+    func imageID(of request: ImageRequest) -> String? {
+        if let id = request.imageID { return id }
+        guard let rule, let url = request.url else { return nil }
+        return rule.imageID(for: url)
+    }
+
+    /// The key of `request`'s decoded and processed image: the memory cache's, an image job's, and
+    /// the base of its processed result's disk key. The request's own `cacheKey` unless the rule
+    /// names the image.
+    func imageKey(for request: ImageRequest) -> ImageCacheKey {
+        guard request.imageID == nil, let rule, let url = request.url, let id = rule.imageID(for: url) else {
+            return request.cacheKey
+        }
+        var key = request.cacheKey
+        key.url = Self.token(forID: id)
+        return key
+    }
+
+    /// The disk key of `request`'s original bytes when an identifier names it; `nil` when its
+    /// URL does, and the HTTP cache keys the response by the URL it was sent to (after the
+    /// pipeline's `requestModifier`), as `storedKey(for:)` does without one.
+    func originalKey(for request: ImageRequest) -> String? {
+        imageID(of: request).map(Self.token(forID:))
+    }
+
+    /// The disk key of `request`'s original as stored without a request modifier: `originalKey`,
+    /// else the HTTP cache's key of its URL. `nil` for a URL the HTTP cache does not store.
+    func storedKey(for request: ImageRequest) -> String? {
+        if let key = originalKey(for: request) { return key }
+        return request.url.flatMap(HTTPCache.storageKey(for:))
+    }
+
+    /// The key of the kept partial body a download of `request`, sent as `sent`, continues.
+    func resumeKey(for request: ImageRequest, sent: URLRequest) -> String? {
+        originalKey(for: request) ?? sent.url.flatMap(ResumableDataStore.key(for:))
+    }
+
+    /// Requests share a download only when they would send the same thing for the same image:
+    /// the method, the image's name (its URL, or its identifier), the headers (two users'
+    /// `Authorization` must not share one response), and how the request may use the disk cache.
+    func fetchKey(for request: ImageRequest) -> String {
+        var key = (request.urlRequest.httpMethod ?? "GET") + " "
+            + (originalKey(for: request) ?? request.urlRequest.url?.absoluteString ?? "")
+        if let headers = request.urlRequest.allHTTPHeaderFields, !headers.isEmpty {
+            for (name, value) in headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+                key += "\n\(name.lowercased()): \(value)"
+            }
+        }
+        if request.cachePolicy != .useProtocolCachePolicy { key += "\npolicy: \(request.cachePolicy.rawValue)" }
+        let disk = request.options.intersection(ImageRequest.Options.diskFetchOptions)
+        if !disk.isEmpty { key += "\ndisk: \(disk.rawValue)" }
+        if let options = request.httpCacheOptions { key += "\nhttp-cache: \(options)" }
+        return key
+    }
+
+    /// Whether `key` is the disk key of a processed result of the image named `name` (an
+    /// `ImageCacheKey.url`): `processed `, a credential in brackets when there is one, then `name`
+    /// alone or followed by a space (a thumbnail or the processors). Names hold no space.
+    static func isProcessedKey(_ key: String, of name: String) -> Bool {
+        guard var rest = key.utf8.starts(with: "processed ".utf8) ? Substring(key).dropFirst(10) : nil else { return false }
+        if rest.first == "[", let close = rest.firstIndex(of: "]") {
+            let afterCredential = rest[rest.index(after: close)...]
+            // A credential is hex; anything else in brackets is not one.
+            if rest[rest.index(after: rest.startIndex)..<close].allSatisfy(\.isHexDigit), afterCredential.first == " " {
+                rest = afterCredential.dropFirst()
+            }
+        }
+        guard rest.hasPrefix(name) else { return false }
+        let after = rest.dropFirst(name.count)
+        return after.isEmpty || after.first == " "
+    }
+}

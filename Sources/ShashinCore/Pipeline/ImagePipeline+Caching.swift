@@ -1,0 +1,136 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One image in every layer: read, store and remove it by request, under the keys the pipeline
+/// itself uses (`imageID`, then `imageIDRule`, then the URL). The disk calls block on disk I/O:
+/// call them off the main thread.
+extension ImagePipeline {
+    /// Removes the image of `request` from every layer: from memory at every size and with every
+    /// processing, and from disk its original, each processed variant and any bytes kept to
+    /// resume its download. The request's thumbnail and processors do not matter: the image does.
+    ///
+    /// ```swift
+    /// try pipeline.removeCachedImage(for: ImageRequest(url: avatarURL))   // after the user changed it
+    /// ```
+    /// - Throws: `DiskCacheError` when the disk cache cannot be written; memory is emptied first.
+    public func removeCachedImage(for request: ImageRequest) throws {
+        let name = graph.keys.imageKey(for: request).url
+        switch configuration.memoryCache {
+        case let cache as MemoryCache: cache.removeImages { $0.url == name }
+        case let cache?:
+            // A cache that cannot list its keys loses what this request and its stages name.
+            let key = graph.keys.imageKey(for: request)
+            for stage in 0...key.processors.count {
+                cache.removeImage(forKey: ImageCacheKey(url: name, thumbnail: key.thumbnail, processors: Array(key.processors.prefix(stage))))
+                cache.removeImage(forKey: ImageCacheKey(url: name, processors: Array(key.processors.prefix(stage))))
+            }
+        case nil: break
+        }
+        configuration.resumableData?.removeValue(forKey: graph.keys.storedKey(for: request) ?? name)
+        guard let disk = configuration.diskCache else { return }
+        if let original = graph.keys.storedKey(for: request) {
+            try disk.removeEntry(forKey: original)
+            try disk.removeEntry(forKey: PartialBodyStorage.diskKey(for: original))
+        }
+        if let processed = graph.processedStore {
+            try disk.removeEntry(forKey: processed.key(for: request, cacheKey: graph.keys.imageKey(for: request)))
+        }
+        // Every processed variant, for any size, processors or credential: a disk cache that lists
+        // its keys (`DiskCache`) is searched for them.
+        if let listing = disk as? DiskCache {
+            for entry in try listing.entries() where CacheKeys.isProcessedKey(entry.key, of: name) {
+                try disk.removeEntry(forKey: entry.key)
+            }
+        }
+    }
+
+    /// Stores `image` in the memory cache as the image of `request` (its thumbnail and processors
+    /// included), so that the next load of it is answered at once.
+    ///
+    /// ```swift
+    /// pipeline.storeCachedImage(edited, for: ImageRequest(url: photoURL, thumbnail: .init(maxPixelSize: 300)))
+    /// ```
+    public func storeCachedImage(_ image: PlatformImage, for request: ImageRequest) {
+        configuration.memoryCache?.store(image, forKey: graph.keys.imageKey(for: request))
+    }
+
+    /// Stores `data` on disk as the original bytes of `request`'s image (an upload the app just
+    /// made, for instance), so that loads of it at any size decode these bytes and download
+    /// nothing. The entry is served as fresh for `lifetime` seconds (stored with
+    /// `Cache-Control: max-age`), then revalidated like any other; with `response`, its status and
+    /// headers are stored instead and HTTP's rules alone decide. A request with credentials files
+    /// the bytes for those credentials only, as a download would.
+    ///
+    /// ```swift
+    /// try pipeline.storeCachedData(jpeg, for: ImageRequest(url: uploadedURL))
+    /// ```
+    /// - Returns: `false` when the pipeline keeps no originals on disk (no disk cache, or
+    ///   `diskCachePolicy` `.processed`), or the request's URL is not HTTP.
+    /// - Throws: `DiskCacheError` when the disk cache cannot be written.
+    @discardableResult
+    public func storeCachedData(_ data: Data, for request: ImageRequest, lifetime: TimeInterval = 7 * 86_400,
+                                response: HTTPURLResponse? = nil) throws -> Bool {
+        guard let cache = graph.httpCache, let key = graph.keys.storedKey(for: request) else { return false }
+        let requestHeaders = HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:])
+        let now = cache.now()
+        let status: Int
+        let headers: HTTPHeaderFields
+        if let response {
+            status = response.statusCode
+            headers = HTTPCache.storedHeaders(HTTPHeaderFields(response: response))
+        } else {
+            status = 200
+            var made = HTTPHeaderFields()
+            made.set("max-age=\(Int(max(0, min(lifetime, TimeInterval(CacheControl.maxDeltaSeconds)))))", for: "Cache-Control")
+            made.set(String(data.count), for: "Content-Length")
+            if let format = ImageFormat(sniffing: data) { made.set("image/\(format.rawValue)", for: "Content-Type") }
+            headers = made
+        }
+        var stored = StoredResponse(status: status, headers: headers, requestHeaders: requestHeaders,
+                                    requestTime: now, responseTime: now)
+        stored.credential = HTTPCache.credential(of: requestHeaders, url: request.url, loader: graph.dataLoader)
+        try cache.storage.store(data, metadata: HTTPCache.metadata(of: stored), forKey: key)
+        return true
+    }
+
+    /// The original bytes of `request`'s image on disk, when the disk cache holds them for the
+    /// request's credentials (however old: this reads, it does not judge freshness); `nil` otherwise.
+    ///
+    /// ```swift
+    /// if let bytes = try pipeline.cachedData(for: ImageRequest(url: url)) { share(bytes) }
+    /// ```
+    /// - Throws: `DiskCacheError` when the disk cache cannot be read.
+    public func cachedData(for request: ImageRequest) throws -> Data? {
+        guard let cache = graph.httpCache, let key = graph.keys.storedKey(for: request),
+              let entry = try cache.storage.entry(forKey: key),
+              let metadata = entry.metadata, let stored = HTTPCache.storedResponse(from: metadata) else { return nil }
+        let headers = HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:])
+        guard stored.credential == HTTPCache.credential(of: headers, url: request.url, loader: graph.dataLoader),
+              (200..<300).contains(stored.status) else { return nil }
+        return entry.data
+    }
+
+    /// The disk cache's key of `request`'s original bytes, as `DiskCache.entries()` lists it: the
+    /// URL (without its fragment), or `image-id:` and the request's identifier (its `imageID`,
+    /// else the pipeline's `imageIDRule`'s) percent-encoded. `nil` for a URL that is not HTTP.
+    /// For tools that look into a cache (`shashin cache show`).
+    public func diskCacheKey(for request: ImageRequest) -> String? {
+        graph.keys.storedKey(for: request)
+    }
+
+    /// Empties the memory cache only; the disk cache keeps everything. See `removeAllCaches()`.
+    public func removeAllImagesFromMemory() {
+        configuration.memoryCache?.removeAll()
+    }
+
+    /// Empties every layer: the memory cache, the disk cache (originals, processed results, kept
+    /// partial bodies) and the bytes kept in memory to resume downloads.
+    /// - Throws: `DiskCacheError` when the disk cache cannot be emptied; memory is emptied first.
+    public func removeAllCaches() throws {
+        configuration.memoryCache?.removeAll()
+        configuration.resumableData?.removeAll()
+        try configuration.diskCache?.removeAll()
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ImageServer
+import Shashin
+import Testing
+
+/// One image in every layer over real HTTP: `removeCachedImage(for:)` takes it out of memory and
+/// disk (each processed variant included), `storeCachedData(_:for:)` puts it in, and the
+/// per-request switches keep a request off the disk.
+@Suite("Over HTTP: one image in every cache layer")
+struct LiveCacheLayersTests {
+    static func spec(_ seed: UInt64 = 4) -> ImageSpec { ImageSpec(format: .jpeg, width: 80, height: 60, seed: seed) }
+
+    @Test("removeCachedImage leaves no trace in memory or on disk, processed variants included")
+    func removeLeavesNoTrace() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try DiskCache(directory: folder)
+        let memory = MemoryCache()
+        let fixture = try await LiveFixture.start(.asyncHTTPClient) {
+            $0.diskCache = disk
+            $0.memoryCache = memory
+            $0.diskCachePolicy = .all
+            $0.imageIDRule = LiveImageIDTests.signatureRule
+        }
+        fixture.server.setRoute("/gone.jpg", RouteScript.image(Self.spec(), headers: ["Cache-Control": "max-age=3600", "ETag": "\"g\""]))
+        fixture.server.setRoute("/kept.jpg", RouteScript.image(Self.spec(5), headers: ["Cache-Control": "max-age=3600"]))
+        let url = LiveImageIDTests.signed(fixture.server, "/gone.jpg", 1)
+        let variants = [
+            ImageRequest(url: url),
+            ImageRequest(url: url, thumbnail: .init(maxPixelSize: 20)),
+            ImageRequest(url: url, processors: [.resize(width: 30)]),
+            ImageRequest(url: url, processors: [.resize(width: 30), .circle]),
+        ]
+        for request in variants { _ = try await fixture.pipeline.image(for: request) }
+        _ = try await fixture.pipeline.image(for: fixture.server.url("/kept.jpg"))
+        try await waitFor { fixture.pipeline.backgroundWorkCount == 0 }
+        #expect(try disk.entries().filter { $0.key.contains("gone.jpg") }.count == 4, "the original and three processed results")
+
+        // Removed through another signature, with no thumbnail or processors: the image goes.
+        try fixture.pipeline.removeCachedImage(for: ImageRequest(url: LiveImageIDTests.signed(fixture.server, "/gone.jpg", 9)))
+        #expect(try disk.entries().filter { $0.key.contains("gone.jpg") }.isEmpty)
+        for request in variants { #expect(fixture.pipeline.cachedImage(for: request) == nil) }
+        #expect(try fixture.pipeline.cachedData(for: variants[0]) == nil)
+        // The other image is untouched, in memory and on disk.
+        #expect(fixture.pipeline.cachedImage(for: ImageRequest(url: fixture.server.url("/kept.jpg"))) != nil)
+        #expect(try disk.entries().contains { $0.key.contains("kept.jpg") })
+        #expect(memory.totalCount == 1)
+
+        // The next load downloads again.
+        _ = try await fixture.pipeline.image(for: variants[2])
+        #expect(fixture.server.requestCount(for: "/gone.jpg") == 2)
+        try await fixture.finish()
+    }
+
+    @Test("bytes stored by the app are decoded offline; cachedData reads them back")
+    func storedDataServesOffline() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try DiskCache(directory: folder)
+        let fixture = try await LiveFixture.start(.asyncHTTPClient) {
+            $0.diskCache = disk
+            $0.memoryCache = nil
+        }
+        let url = fixture.server.url("/uploaded.jpg")
+        let bytes = try await ImageGenerator.shared.data(for: Self.spec(6))
+        #expect(try fixture.pipeline.storeCachedData(bytes, for: ImageRequest(url: url)))
+        #expect(try fixture.pipeline.cachedData(for: ImageRequest(url: url)) == bytes)
+        await fixture.server.stop()
+        let response = try await fixture.pipeline.response(for: ImageRequest(url: url, thumbnail: .init(maxPixelSize: 40)))
+        #expect(response.source == .disk && response.image.pixelWidth == 40)
+        #expect(fixture.server.requestCount(for: "/uploaded.jpg") == 0)
+        try await fixture.finish()
+    }
+
+    @Test("a request that may not read the disk downloads; one that may not write stores nothing")
+    func perRequestDiskSwitches() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try DiskCache(directory: folder)
+        let fixture = try await LiveFixture.start(.asyncHTTPClient) {
+            $0.diskCache = disk
+            $0.memoryCache = nil
+        }
+        fixture.server.setRoute("/switch.jpg", RouteScript.image(Self.spec(7), headers: ["Cache-Control": "max-age=3600"]))
+        let url = fixture.server.url("/switch.jpg")
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url, options: .disableDiskCacheWrites)).source == .network)
+        #expect(try disk.entries().isEmpty)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url, options: .memoryCacheOnly)).source == .network)
+        #expect(try disk.entries().isEmpty)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).source == .network)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).source == .disk)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url, options: .disableDiskCacheReads)).source == .network)
+        #expect(fixture.server.requestCount(for: "/switch.jpg") == 4)
+        try await fixture.finish()
+    }
+
+    @Test("a request's minimumFreshness overrides the pipeline's")
+    func perRequestMinimumFreshness() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try DiskCache(directory: folder)
+        let fixture = try await LiveFixture.start(.asyncHTTPClient) {
+            $0.diskCache = disk
+            $0.memoryCache = nil
+        }
+        fixture.server.setRoute("/stale.jpg", RouteScript.image(Self.spec(8), headers: ["Cache-Control": "max-age=0"]))
+        let url = fixture.server.url("/stale.jpg")
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).source == .network)
+        var lenient = ImageRequest(url: url)
+        lenient.httpCacheOptions = HTTPCache.Options()
+        lenient.httpCacheOptions?.minimumFreshness = 3600
+        #expect(try await fixture.pipeline.response(for: lenient).source == .disk)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).source == .network)
+        #expect(fixture.server.requestCount(for: "/stale.jpg") == 2)
+        try await fixture.finish()
+    }
+
+    @Test("removeAllCaches empties memory and disk; removeAllImagesFromMemory only memory")
+    func removeAll() async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try DiskCache(directory: folder)
+        let fixture = try await LiveFixture.start(.asyncHTTPClient) { $0.diskCache = disk }
+        fixture.server.setRoute("/all.jpg", RouteScript.image(Self.spec(9), headers: ["Cache-Control": "max-age=3600"]))
+        let request = ImageRequest(url: fixture.server.url("/all.jpg"))
+        _ = try await fixture.pipeline.image(for: request)
+        fixture.pipeline.removeAllImagesFromMemory()
+        #expect(fixture.pipeline.cachedImage(for: request) == nil && disk.count == 1)
+        _ = try await fixture.pipeline.image(for: request)
+        try fixture.pipeline.removeAllCaches()
+        #expect(fixture.pipeline.cachedImage(for: request) == nil && disk.count == 0)
+        try await fixture.finish()
+    }
+}
