@@ -24,6 +24,7 @@ final class DecodedImageJob: ImageJob {
             case .progress(let progress):
                 self?.expectedBytes = progress.total
                 self?.send(progress: progress)
+            case .retrying(let retry): self?.send(retry: retry)
             case .preview(let partial): self?.decodePreview(partial)
             case .value(let fetched): self?.decode(fetched)
             case .failure(let error):

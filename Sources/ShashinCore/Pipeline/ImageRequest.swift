@@ -31,6 +31,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// follows the pipeline's `isProgressiveDecodingEnabled`. Requests that differ only here share
     /// their work; previews are made when the first of them to start the download wants them.
     public var isProgressiveDecodingEnabled: Bool?
+    /// How this request's download is retried; `nil` (default) follows the pipeline's
+    /// `retryPolicy`, `.never` turns retries off. Requests that differ only here share their
+    /// download, which follows the policy of the first of them to start it.
+    public var retryPolicy: RetryPolicy?
 
     /// The URL of the image; `nil` only when built from a `URLRequest` without one.
     public var url: URL? { urlRequest.url }

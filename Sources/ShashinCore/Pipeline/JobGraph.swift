@@ -94,6 +94,7 @@ final class JobGraph: Sendable {
         task.subscription = job.subscribe(priority: task.priority, wantsPreviews: wantsPreviews) { event in
             switch event {
             case .progress(let progress): task.didProgress(progress)
+            case .retrying(let retry): task.didRetry(retry)
             case .preview(let result):
                 task.didPreview(ImageResponse(image: result.image, request: task.request, source: result.source,
                                               isPreview: true))

@@ -13,6 +13,7 @@ final class ProcessedImageJob: ImageJob {
         upstream = graph.imageJob(for: request, stage: stage - 1).subscribe(priority: priority, wantsPreviews: wantsPreviews) { [weak self] event in
             switch event {
             case .progress(let progress): self?.send(progress: progress)
+            case .retrying(let retry): self?.send(retry: retry)
             case .preview(let input): self?.processPreview(input)
             case .value(let input): self?.process(input)
             case .failure(let error): self?.finish(.failure(error))
