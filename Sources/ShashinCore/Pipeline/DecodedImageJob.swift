@@ -52,7 +52,7 @@ final class DecodedImageJob: ImageJob {
         previewSession = nil
         let input = Carried(timings: fetched.timings, source: fetched.source, urlResponse: fetched.urlResponse,
                             originalFormat: context.format, storageErrors: fetched.storageErrors,
-                            resumedFromByte: fetched.resumedFromByte)
+                            resumedFromByte: fetched.resumedFromByte, imageSource: fetched.imageSource)
         produce(on: graph.decodeQueue, from: input) {
             if let session {
                 defer { session.close() }

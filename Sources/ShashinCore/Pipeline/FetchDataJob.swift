@@ -19,9 +19,12 @@ final class FetchedData: Sendable {
     /// For a preview: where the last complete scan's data ends in `data` (which holds the two
     /// bytes of the marker after it too).
     let scanEnd: Int?
+    /// Which of the request's sources gave the bytes (`ImageResponse.imageSource`); `nil` for its primary.
+    let imageSource: ImageSource?
 
     init(data: Data, urlResponse: URLResponse?, source: ImageResponse.Source, timings: ImageTimings,
-         storageErrors: [any Error] = [], resumedFromByte: Int? = nil, scanEnd: Int? = nil) {
+         storageErrors: [any Error] = [], resumedFromByte: Int? = nil, scanEnd: Int? = nil, imageSource: ImageSource? = nil) {
+        self.imageSource = imageSource
         self.data = data
         self.urlResponse = urlResponse
         self.source = source
@@ -41,7 +44,7 @@ final class FetchDataJob: Job<FetchedData> {
     nonisolated let request: ImageRequest
     /// The graph's key for this job (`JobGraph.fetchKey(for:)`).
     nonisolated let key: String
-    private var workItem: WorkItem?
+    var workItem: WorkItem?
     private var preparation: Task<Void, Never>?
     /// For the loader's threads: `wantsProgress`, and the loader's latest progress not yet sent
     /// to the subscribers. Reports cross to the graph with `GraphActor.async` (the loader may call
@@ -54,6 +57,8 @@ final class FetchDataJob: Job<FetchedData> {
     private var startsInPlace = false
     /// The attempts made so far and the wait before the next (`FetchDataJob+Retry`).
     var retry = DownloadRetry()
+    /// The index of the source being loaded in the request's sources (`FetchDataJob+Sources`).
+    var sourceIndex = 0
 
     init(graph: JobGraph, request: ImageRequest, key: String) {
         self.request = request
@@ -72,10 +77,15 @@ final class FetchDataJob: Job<FetchedData> {
     }
 
     override func start() {
+        startSource(at: 0)
+    }
+
+    /// Loads a URL source: validated, through the request modifier, then planned.
+    func start(_ sent: URLRequest) {
         let enqueuedAt = monotonicNow()
         let urlRequest: URLRequest
         do {
-            urlRequest = try Self.validated(request.urlRequest, allowedSchemes: graph.configuration.allowedSchemes)
+            urlRequest = try Self.validated(sent, allowedSchemes: graph.configuration.allowedSchemes)
         } catch {
             fail(error)
             return
@@ -160,6 +170,15 @@ final class FetchDataJob: Job<FetchedData> {
             workItem?.cancel()
             backoff?.cancel()
         }
+    }
+
+    /// Ends the job, unless a failure gives way to the request's next source.
+    override func finish(_ result: Result<FetchedData, any Error>) {
+        guard !isDisposed else { return }
+        if case .failure(let error) = result, fallBack(after: error) { return }
+        guard sourceIndex > 0 else { return super.finish(result) }
+        let source = request.sources[sourceIndex]
+        super.finish(result.map { $0.from(source) })
     }
 
     override func didChangePriority(_ priority: Priority) {
@@ -368,6 +387,12 @@ final class FetchDataJob: Job<FetchedData> {
 extension FetchedData {
     func with(timings: ImageTimings) -> FetchedData {
         FetchedData(data: data, urlResponse: urlResponse, source: source, timings: timings, storageErrors: storageErrors,
-                    resumedFromByte: resumedFromByte)
+                    resumedFromByte: resumedFromByte, imageSource: imageSource)
+    }
+
+    /// These bytes, as given by `imageSource`.
+    func from(_ imageSource: ImageSource) -> FetchedData {
+        FetchedData(data: data, urlResponse: urlResponse, source: source, timings: timings, storageErrors: storageErrors,
+                    resumedFromByte: resumedFromByte, scanEnd: scanEnd, imageSource: imageSource)
     }
 }

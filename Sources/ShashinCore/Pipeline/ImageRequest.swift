@@ -35,6 +35,13 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// `retryPolicy`, `.never` turns retries off. Requests that differ only here share their
     /// download, which follows the policy of the first of them to start it.
     public var retryPolicy: RetryPolicy?
+    /// Sources tried in order when the one before fails with anything but cancellation (after
+    /// its retries): mirrors, a smaller rendition, a bundled or generated image
+    /// (`ImageSource.data(id:_:)`). The image keeps the request's `cacheKey` whichever source
+    /// made it; `ImageResponse.imageSource` says which did. Default none.
+    public var alternativeSources: [ImageSource] = []
+    /// The primary source when it is an app's closure (`init(id:data:)`); `nil` for a URL.
+    var dataSource: ImageSource.DataSource?
 
     /// The URL of the image; `nil` only when built from a `URLRequest` without one.
     public var url: URL? { urlRequest.url }
@@ -64,13 +71,15 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// request changes, so a memory lookup does not rebuild it.
     public private(set) var cacheKey: ImageCacheKey
 
-    private mutating func updateCacheKey() {
-        cacheKey = Self.makeCacheKey(urlRequest, thumbnail, processors)
+    mutating func updateCacheKey() {
+        cacheKey = Self.makeCacheKey(urlRequest, thumbnail, processors, dataID: dataSource?.id)
     }
 
+    /// A data source's request is keyed by `id:` and its identifier, where a URL's has the URL.
     private static func makeCacheKey(_ urlRequest: URLRequest, _ thumbnail: ThumbnailOptions?,
-                                     _ processors: [any ImageProcessing]) -> ImageCacheKey {
-        ImageCacheKey(url: urlRequest.url?.absoluteString ?? "", thumbnail: thumbnail, processors: processors.map(\.identifier))
+                                     _ processors: [any ImageProcessing], dataID: String? = nil) -> ImageCacheKey {
+        ImageCacheKey(url: dataID.map { "id:" + $0 } ?? urlRequest.url?.absoluteString ?? "", thumbnail: thumbnail,
+                      processors: processors.map(\.identifier))
     }
 
     /// Whether a memory-cache hit may answer: not when disabled, nor under a reload policy.

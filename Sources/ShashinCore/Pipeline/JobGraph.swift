@@ -102,7 +102,7 @@ final class JobGraph: Sendable {
                 for error in result.storageErrors { task.didFailStoring(error) }
                 task.finish(.success(ImageResponse(image: result.image, request: task.request, source: result.source,
                                                    urlResponse: result.urlResponse, timings: result.timings,
-                                                   resumedFromByte: result.resumedFromByte)))
+                                                   resumedFromByte: result.resumedFromByte, imageSource: result.imageSource)))
             case .failure(let error): task.finish(.failure(error))
             }
         }
@@ -131,9 +131,19 @@ final class JobGraph: Sendable {
     /// Requests share a download only when they would send the same thing: the URL, the method
     /// and the headers (two users' `Authorization` must not share one response).
     static func fetchKey(for request: ImageRequest) -> String {
-        var key = fetchKey(for: request.urlRequest)
+        var key = fetchKey(for: request.primarySource)
         if request.cachePolicy != .useProtocolCachePolicy { key += "\npolicy: \(request.cachePolicy.rawValue)" }
+        // Requests with other fallbacks may end with other bytes.
+        for source in request.alternativeSources { key += "\nor: " + fetchKey(for: source) }
         return key
+    }
+
+    /// What loading `source` sends: a URL request's key, or a data source's identifier.
+    static func fetchKey(for source: ImageSource) -> String {
+        switch source.kind {
+        case .url(let request): fetchKey(for: request)
+        case .data(let source): "DATA " + source.id
+        }
     }
 
     static func fetchKey(for request: URLRequest) -> String {

@@ -26,7 +26,7 @@ final class ProcessedImageJob: ImageJob {
         let context = self.context
         let carried = Carried(timings: input.timings, source: input.source, urlResponse: input.urlResponse,
                               originalFormat: input.originalFormat, storageErrors: input.storageErrors,
-                              resumedFromByte: input.resumedFromByte)
+                              resumedFromByte: input.resumedFromByte, imageSource: input.imageSource)
         let image = UncheckedImage(input.image)
         produce(on: graph.processingQueue, from: carried) {
             do {
