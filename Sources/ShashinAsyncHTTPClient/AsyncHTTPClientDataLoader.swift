@@ -197,6 +197,10 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
             if !cancelled, outcome.stop is ResponseCollector.StoppedAfterHead {
                 // A redirect (its body is not read: the client closes that request), else a refused status.
                 guard let next = try RedirectRule.next(after: response, to: current, allowed: redirectSchemes) else {
+                    // Its `Retry-After`, for a pipeline that may retry.
+                    if let url = current.url, let refused = try? Self.urlResponse(response, url: url) {
+                        RetryPolicy.loaderDidRefuse(refused)
+                    }
                     throw ImagePipelineError.httpStatus(Int(head.status.code))
                 }
                 redirects += 1

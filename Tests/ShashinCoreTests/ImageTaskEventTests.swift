@@ -94,6 +94,7 @@ struct ImageTaskEventTests {
                 case .started: story.append("started")
                 case .progress(let progress): story.append("progress \(progress.completed)")
                 case .diskCacheFailed: story.append("diskCacheFailed")
+                case .retrying: story.append("retrying")
                 case .preview: story.append("preview")
                 case .finished: story.append("finished")
                 }

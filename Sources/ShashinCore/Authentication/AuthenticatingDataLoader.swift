@@ -55,6 +55,7 @@ public final class AuthenticatingDataLoader: DataLoading, Sendable {
                          progress: @escaping @Sendable (Int64, Int64) -> Void) async throws -> (Data, URLResponse) {
         let (data, response) = try await loadResponse(for: request, maxBytes: maxBytes, progress: progress)
         if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+            RetryPolicy.loaderDidRefuse(http)
             throw ImagePipelineError.httpStatus(http.statusCode)
         }
         return (data, response)

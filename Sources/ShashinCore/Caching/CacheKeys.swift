@@ -37,7 +37,7 @@ struct CacheKeys: Sendable {
     /// The identifier naming `request`'s image: its own `imageID`, else the rule's for its URL;
     /// `nil` when its URL names it.
     func imageID(of request: ImageRequest) -> String? {
-        if let id = request.imageID { return id }
+        if let id = request.imageID ?? request.dataSource?.id { return id }
         guard let rule, let url = request.url else { return nil }
         return rule.imageID(for: url)
     }
@@ -46,7 +46,8 @@ struct CacheKeys: Sendable {
     /// the base of its processed result's disk key. The request's own `cacheKey` unless the rule
     /// names the image.
     func imageKey(for request: ImageRequest) -> ImageCacheKey {
-        guard request.imageID == nil, let rule, let url = request.url, let id = rule.imageID(for: url) else {
+        guard request.imageID == nil, request.dataSource == nil, let rule, let url = request.url,
+              let id = rule.imageID(for: url) else {
             return request.cacheKey
         }
         var key = request.cacheKey
@@ -76,9 +77,12 @@ struct CacheKeys: Sendable {
     /// Requests share a download only when they would send the same thing for the same image:
     /// the method, the image's name (its URL, or its identifier), the headers (two users'
     /// `Authorization` must not share one response), and how the request may use the disk cache.
+    /// A data source's call is shared by its identifier (`DATA`), never with a URL's download of
+    /// an image of the same name; requests with other `alternativeSources` may end with other
+    /// bytes, so they share nothing either.
     func fetchKey(for request: ImageRequest) -> String {
-        var key = (request.urlRequest.httpMethod ?? "GET") + " "
-            + (originalKey(for: request) ?? request.urlRequest.url?.absoluteString ?? "")
+        var key = request.dataSource != nil ? "DATA " : (request.urlRequest.httpMethod ?? "GET") + " "
+        key += originalKey(for: request) ?? request.urlRequest.url?.absoluteString ?? ""
         if let headers = request.urlRequest.allHTTPHeaderFields, !headers.isEmpty {
             for (name, value) in headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
                 key += "\n\(name.lowercased()): \(value)"
@@ -88,7 +92,22 @@ struct CacheKeys: Sendable {
         let disk = request.options.intersection(ImageRequest.Options.diskFetchOptions)
         if !disk.isEmpty { key += "\ndisk: \(disk.rawValue)" }
         if let options = request.httpCacheOptions { key += "\nhttp-cache: \(options)" }
+        for source in request.alternativeSources { key += "\nor: " + Self.fetchKey(for: source) }
         return key
+    }
+
+    /// What loading an alternative `source` sends: the method, URL and headers of its request, or
+    /// a data source's identifier.
+    static func fetchKey(for source: ImageSource) -> String {
+        switch source.kind {
+        case .data(let data): return "DATA " + token(forID: data.id)
+        case .url(let request):
+            var key = (request.httpMethod ?? "GET") + " " + (request.url?.absoluteString ?? "")
+            for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+                key += "\n\(name.lowercased()): \(value)"
+            }
+            return key
+        }
     }
 
     /// Whether `key` is the disk key of a processed result of the image named `name` (an

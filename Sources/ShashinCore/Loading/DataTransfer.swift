@@ -29,6 +29,8 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
     private let redirectSchemes = RedirectSchemes.current
     /// Where the bytes of a body that breaks off go, when a pipeline download may resume it.
     private let interrupted: InterruptedBody?
+    /// Where a response refused for its status goes, for the pipeline's `Retry-After` (`RefusedResponse`).
+    private let refused = RefusedResponse.current
     private let state = Locked(State())
 
     /// - Parameter acceptsAnyStatus: deliver responses outside 200–299 with their body instead of
@@ -67,6 +69,7 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
             return false
         }
         if let status, !acceptsAnyStatus, !(200..<300).contains(status) {
+            refused?.record(response)
             fail(ImagePipelineError.httpStatus(status))
             return false
         }

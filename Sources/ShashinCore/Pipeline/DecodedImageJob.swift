@@ -24,6 +24,7 @@ final class DecodedImageJob: ImageJob {
             case .progress(let progress):
                 self?.expectedBytes = progress.total
                 self?.send(progress: progress)
+            case .retrying(let retry): self?.send(retry: retry)
             case .preview(let partial): self?.decodePreview(partial)
             case .value(let fetched): self?.decode(fetched)
             case .failure(let error):
@@ -51,7 +52,7 @@ final class DecodedImageJob: ImageJob {
         previewSession = nil
         let input = Carried(timings: fetched.timings, source: fetched.source, urlResponse: fetched.urlResponse,
                             originalFormat: context.format, storageErrors: fetched.storageErrors,
-                            resumedFromByte: fetched.resumedFromByte)
+                            resumedFromByte: fetched.resumedFromByte, imageSource: fetched.imageSource)
         produce(on: graph.decodeQueue, from: input) {
             if let session {
                 defer { session.close() }

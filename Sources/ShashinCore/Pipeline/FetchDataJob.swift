@@ -19,9 +19,12 @@ final class FetchedData: Sendable {
     /// For a preview: where the last complete scan's data ends in `data` (which holds the two
     /// bytes of the marker after it too).
     let scanEnd: Int?
+    /// Which of the request's sources gave the bytes (`ImageResponse.imageSource`); `nil` for its primary.
+    let imageSource: ImageSource?
 
     init(data: Data, urlResponse: URLResponse?, source: ImageResponse.Source, timings: ImageTimings,
-         storageErrors: [any Error] = [], resumedFromByte: Int? = nil, scanEnd: Int? = nil) {
+         storageErrors: [any Error] = [], resumedFromByte: Int? = nil, scanEnd: Int? = nil, imageSource: ImageSource? = nil) {
+        self.imageSource = imageSource
         self.data = data
         self.urlResponse = urlResponse
         self.source = source
@@ -41,7 +44,7 @@ final class FetchDataJob: Job<FetchedData> {
     nonisolated let request: ImageRequest
     /// The graph's key for this job (`JobGraph.fetchKey(for:)`).
     nonisolated let key: String
-    private var workItem: WorkItem?
+    var workItem: WorkItem?
     private var preparation: Task<Void, Never>?
     /// For the loader's threads: `wantsProgress`, and the loader's latest progress not yet sent
     /// to the subscribers. Reports cross to the graph with `GraphActor.async` (the loader may call
@@ -52,6 +55,10 @@ final class FetchDataJob: Job<FetchedData> {
     /// Set while a caller that awaits only this job's bytes subscribes (`subscribeAwaiting`): a
     /// download that subscription starts may begin on the caller's thread.
     private var startsInPlace = false
+    /// The attempts made so far and the wait before the next (`FetchDataJob+Retry`).
+    var retry = DownloadRetry()
+    /// The index of the source being loaded in the request's sources (`FetchDataJob+Sources`).
+    var sourceIndex = 0
 
     init(graph: JobGraph, request: ImageRequest, key: String) {
         self.request = request
@@ -70,10 +77,15 @@ final class FetchDataJob: Job<FetchedData> {
     }
 
     override func start() {
+        startSource(at: 0)
+    }
+
+    /// Loads a URL source: validated, through the request modifier, then planned.
+    func start(_ sent: URLRequest) {
         let enqueuedAt = monotonicNow()
         let urlRequest: URLRequest
         do {
-            urlRequest = try Self.validated(request.urlRequest, allowedSchemes: graph.configuration.allowedSchemes)
+            urlRequest = try Self.validated(sent, allowedSchemes: graph.configuration.allowedSchemes)
         } catch {
             fail(error)
             return
@@ -113,8 +125,9 @@ final class FetchDataJob: Job<FetchedData> {
     /// one, the lookup reads SQLite and a file: it runs on a dispatch thread, off the Swift pool
     /// and off the graph's actor, and its answer (a stored response, or a download, conditional
     /// when a stale stored response has a validator) comes back to the actor.
-    private func plan(_ urlRequest: URLRequest, enqueuedAt: TimeInterval) {
+    func plan(_ urlRequest: URLRequest, enqueuedAt: TimeInterval) {
         guard !isDisposed else { return }
+        retry.urlRequest = urlRequest
         let maxBytes = graph.configuration.maxResponseBytes
         guard let cache = graph.httpCache else {
             if request.cachePolicy == .returnCacheDataDontLoad {
@@ -149,13 +162,24 @@ final class FetchDataJob: Job<FetchedData> {
     override func didCancel() {
         // Cancelling runs the loader's and the request modifier's cancellation handlers: app code,
         // run once the graph is released.
-        let preparation = preparation, workItem = workItem
+        let preparation = preparation, workItem = workItem, backoff = retry.backoff
         self.preparation = nil
         self.workItem = nil
+        retry.backoff = nil
         GraphActor.afterUnlock {
             preparation?.cancel()
             workItem?.cancel()
+            backoff?.cancel()
         }
+    }
+
+    /// Ends the job, unless a failure gives way to the request's next source.
+    override func finish(_ result: Result<FetchedData, any Error>) {
+        guard !isDisposed else { return }
+        if case .failure(let error) = result, fallBack(after: error) { return }
+        guard sourceIndex > 0 else { return super.finish(result) }
+        let source = request.sources[sourceIndex]
+        super.finish(result.map { $0.from(source) })
     }
 
     override func didChangePriority(_ priority: Priority) {
@@ -180,9 +204,10 @@ final class FetchDataJob: Job<FetchedData> {
             GraphActor.async { self.send(preview: preview) }
         } : nil
         let inPlace = startsInPlace
+        let attempt = retry.beginAttempt(policy: retryPolicy)
         workItem = graph.networkQueue.enqueue(priority: priority) { [self] item in
             let run: @Sendable () async -> Void = { [self] in
-                await runDownload(plan, item: item, feed: feed, enqueuedAt: enqueuedAt, timings: timings)
+                await runDownload(plan, item: item, feed: feed, enqueuedAt: enqueuedAt, timings: timings, attempt: attempt)
             }
             // In place only while other downloads run: a lone download wakes no other thread
             // anyway (its caller's thread runs it once the caller waits), and there starting it
@@ -222,17 +247,20 @@ final class FetchDataJob: Job<FetchedData> {
         item.onCancel { task.cancel() }
     }
 
-    /// Downloads as `plan` says, frees the network slot, and ends the job with the outcome.
+    /// Downloads as `plan` says, frees the network slot, and ends the job with the outcome, or,
+    /// when the failure is worth it, waits to try again (`retryAfterFailure`).
     private nonisolated func runDownload(_ plan: HTTPCache.Plan, item: WorkItem, feed: PreviewFeed?,
-                                         enqueuedAt: TimeInterval, timings: ImageTimings) async {
+                                         enqueuedAt: TimeInterval, timings: ImageTimings, attempt: Int) async {
         let startedAt = monotonicNow()
         let result: Result<FetchedData, any Error>
+        let refused = RefusedResponse()
         do {
             var timings = timings
             timings.queued = startedAt - enqueuedAt - timings.disk
-            let fetched = try await download(plan, feedingPreviews: feed)
+            let fetched = try await RefusedResponse.$current.withValue(refused) { try await download(plan, feedingPreviews: feed) }
             feed?.close()
             timings.network = monotonicNow() - startedAt
+            timings.attempts = attempt
             result = .success(fetched.with(timings: timings))
         } catch {
             feed?.close()
@@ -242,6 +270,7 @@ final class FetchDataJob: Job<FetchedData> {
         // On this thread (see `GraphActor`): the result reaches its waiters without a thread hop.
         GraphActor.sync {
             self.sendPendingProgress()
+            if case .failure(let error) = result, self.retryAfterFailure(error, refused: refused.response) { return }
             self.finish(result)
         }
     }
@@ -300,6 +329,7 @@ final class FetchDataJob: Job<FetchedData> {
             for: urlRequest, maxBytes: graph.configuration.maxResponseBytes, progress: progress)
         try Task.checkCancellation()
         if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+            RetryPolicy.loaderDidRefuse(http)
             throw ImagePipelineError.httpStatus(http.statusCode) // for loaders that do not check
         }
         return try checked(FetchedData(data: data, urlResponse: response, source: .network, timings: ImageTimings()))
@@ -307,7 +337,10 @@ final class FetchDataJob: Job<FetchedData> {
 
     /// An HTTP cache's answer as the pipeline's bytes: a status outside 2xx is an error, even stored.
     private nonisolated func fetched(from answer: HTTPCachedResponse, timings: ImageTimings) throws -> FetchedData {
-        guard (200..<300).contains(answer.statusCode) else { throw ImagePipelineError.httpStatus(answer.statusCode) }
+        guard (200..<300).contains(answer.statusCode) else {
+            RetryPolicy.loaderDidRefuse(answer.response)
+            throw ImagePipelineError.httpStatus(answer.statusCode)
+        }
         let source: ImageResponse.Source = switch answer.source {
         case .cache: .disk
         case .revalidated: .revalidated
@@ -355,6 +388,12 @@ final class FetchDataJob: Job<FetchedData> {
 extension FetchedData {
     func with(timings: ImageTimings) -> FetchedData {
         FetchedData(data: data, urlResponse: urlResponse, source: source, timings: timings, storageErrors: storageErrors,
-                    resumedFromByte: resumedFromByte)
+                    resumedFromByte: resumedFromByte, imageSource: imageSource)
+    }
+
+    /// These bytes, as given by `imageSource`.
+    func from(_ imageSource: ImageSource) -> FetchedData {
+        FetchedData(data: data, urlResponse: urlResponse, source: source, timings: timings, storageErrors: storageErrors,
+                    resumedFromByte: resumedFromByte, scanEnd: scanEnd, imageSource: imageSource)
     }
 }

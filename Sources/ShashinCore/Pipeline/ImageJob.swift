@@ -159,7 +159,7 @@ class ImageJob: Job<ImageResult> {
                                                       request: request, cacheKey: cacheKey)
                     return ImageResult(image: image, urlResponse: input.urlResponse, source: input.source, timings: timings,
                                        originalFormat: input.originalFormat, storageErrors: storageErrors,
-                                       resumedFromByte: input.resumedFromByte)
+                                       resumedFromByte: input.resumedFromByte, imageSource: input.imageSource)
                 }
                 item.finish()
                 // On this thread (see `GraphActor`): the graph's work is short, and a dispatch
@@ -178,6 +178,7 @@ class ImageJob: Job<ImageResult> {
         var originalFormat: ImageFormat?
         var storageErrors: [any Error]
         var resumedFromByte: Int?
+        var imageSource: ImageSource?
     }
 
     // MARK: Previews

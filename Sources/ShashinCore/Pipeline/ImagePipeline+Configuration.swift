@@ -126,6 +126,15 @@ extension ImagePipeline {
         /// configuration.imageIDRule = .droppingQueryItems(["Signature", "Expires", "Key-Pair-Id"])
         /// ```
         public var imageIDRule: ImageIDRule?
+        /// When a download that failed for a passing reason (a dropped connection, a timeout, a
+        /// `5xx`, `408`, a `429` with `Retry-After`) is tried again, and how soon; a request's
+        /// own `retryPolicy` overrides it. The waits hold no download slot, and a retry resumes
+        /// from the bytes already received (`resumableData`). Default `nil`: no retry.
+        ///
+        /// ```swift
+        /// configuration.retryPolicy = RetryPolicy(maxAttempts: 3)
+        /// ```
+        public var retryPolicy: RetryPolicy?
 
         /// A configuration with the given decoder for every format (and encoder), and every other default.
         public init(decoder: any ImageDecoding, encoder: (any ImageEncoding)? = nil) {

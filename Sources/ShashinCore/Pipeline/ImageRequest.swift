@@ -40,6 +40,17 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// This request's changes to the HTTP cache's rules (`minimumFreshness`, the storage policy,
     /// ...); default `nil`: the pipeline's `httpCacheOptions`.
     public var httpCacheOptions: HTTPCache.Options?
+    /// How this request's download is retried; `nil` (default) follows the pipeline's
+    /// `retryPolicy`, `.never` turns retries off. Requests that differ only here share their
+    /// download, which follows the policy of the first of them to start it.
+    public var retryPolicy: RetryPolicy?
+    /// Sources tried in order when the one before fails with anything but cancellation (after
+    /// its retries): mirrors, a smaller rendition, a bundled or generated image
+    /// (`ImageSource.data(id:_:)`). The image keeps the request's `cacheKey` whichever source
+    /// made it; `ImageResponse.imageSource` says which did. Default none.
+    public var alternativeSources: [ImageSource] = []
+    /// The primary source when it is an app's closure (`init(id:data:)`); `nil` for a URL.
+    var dataSource: ImageSource.DataSource?
 
     /// The URL of the image; `nil` only when built from a `URLRequest` without one.
     public var url: URL? { urlRequest.url }
@@ -69,10 +80,12 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// request changes, so a memory lookup does not rebuild it.
     public private(set) var cacheKey: ImageCacheKey
 
-    private mutating func updateCacheKey() {
-        cacheKey = Self.makeCacheKey(urlRequest, imageID, thumbnail, processors)
+    mutating func updateCacheKey() {
+        cacheKey = Self.makeCacheKey(urlRequest, imageID ?? dataSource?.id, thumbnail, processors)
     }
 
+    /// The image's name is its identifier (the request's `imageID`, else a data source's `id`)
+    /// as `CacheKeys` writes it, else its URL.
     private static func makeCacheKey(_ urlRequest: URLRequest, _ imageID: String?, _ thumbnail: ThumbnailOptions?,
                                      _ processors: [any ImageProcessing]) -> ImageCacheKey {
         ImageCacheKey(url: imageID.map(CacheKeys.token(forID:)) ?? urlRequest.url?.absoluteString ?? "",

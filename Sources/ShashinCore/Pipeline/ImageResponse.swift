@@ -21,6 +21,10 @@ public struct ImageResponse {
     /// The byte the download resumed from when it continued the kept start of an earlier one
     /// that ended early (see `ImagePipeline.Configuration.resumableData`); `nil` otherwise.
     public let resumedFromByte: Int?
+    /// The source that made the image: the request's primary (`ImageRequest.primarySource`), or
+    /// the one of its `alternativeSources` that loaded when those before it failed. A memory-cache
+    /// hit names the primary: the cache keeps the image under the request's key, not its origin.
+    public let imageSource: ImageSource
     /// For an animated GIF or WebP (whose first frame is `image`): the original data and frame
     /// count; `nil` for still images.
     public var animation: ImageAnimation? { image.animation }
@@ -35,12 +39,16 @@ public struct ImageResponse {
         case network
         /// A stored copy the server confirmed with 304 Not Modified.
         case revalidated
+        /// Returned by the closure of a data source (`ImageRequest(id:data:)`, `ImageSource.data`).
+        case dataSource
     }
 
-    /// Creates a response.
+    /// Creates a response; `imageSource` defaults to the request's primary source.
     public init(image: PlatformImage, request: ImageRequest, source: Source, urlResponse: URLResponse? = nil,
-                isPreview: Bool = false, timings: ImageTimings = ImageTimings(), resumedFromByte: Int? = nil) {
+                isPreview: Bool = false, timings: ImageTimings = ImageTimings(), resumedFromByte: Int? = nil,
+                imageSource: ImageSource? = nil) {
         self.resumedFromByte = resumedFromByte
+        self.imageSource = imageSource ?? request.primarySource
         self.image = image
         self.request = request
         self.source = source

@@ -15,6 +15,8 @@ struct ImageResult {
     var storageErrors: [any Error] = []
     /// Where the download resumed, when it continued kept bytes.
     var resumedFromByte: Int? = nil
+    /// Which of the request's sources the bytes came from; `nil` for its primary.
+    var imageSource: ImageSource? = nil
 }
 
 // Asserted only where `PlatformImage` is not `Sendable` on every supported system (see `PlatformImage`).

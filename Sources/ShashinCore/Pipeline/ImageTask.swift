@@ -30,6 +30,7 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
         var waiters: [CheckedContinuation<ImageResponse, any Error>] = []
         var hasStarted = false
         var lastProgress: Progress?
+        var retries: [Retry] = []
         var lastPreview: ImageResponse?
         var eventStreams: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextStreamID = 0
@@ -139,14 +140,16 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What happens to the task: `started`, `progress` and `preview`s, then `finished` with the
-    /// result. A new stream first replays what already happened (started, the latest progress,
-    /// the latest preview while the task runs, the end).
+    /// result, with `retrying` before each retried attempt. A new stream first replays what
+    /// already happened (started, the retries, the latest progress, the latest preview while the
+    /// task runs, the end).
     public var events: AsyncStream<Event> {
         AsyncStream { continuation in
             // The replay is yielded under the lock, so no event the graph sends meanwhile (from
             // another thread) overtakes it; yielding only buffers, it never calls back into the task.
             let (isDone, streamID) = state.withLock { state -> (Bool, Int?) in
                 if state.hasStarted { continuation.yield(.started) }
+                for retry in state.retries { continuation.yield(.retrying(retry)) }
                 if let progress = state.lastProgress { continuation.yield(.progress(progress)) }
                 if state.result == nil, let preview = state.lastPreview { continuation.yield(.preview(preview)) }
                 if let result = state.result {
@@ -186,6 +189,10 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
         case started
         /// More bytes arrived.
         case progress(Progress)
+        /// A download attempt failed for a passing reason and is tried again after a wait
+        /// (`RetryPolicy`): which attempt comes, why, and how long the wait is. Progress after it
+        /// counts the new attempt's bytes (from the kept ones when it resumes).
+        case retrying(Retry)
         /// A preview of the image decoded from the bytes so far (progressive decoding);
         /// `isPreview` is `true`. Never cached.
         case preview(ImageResponse)
@@ -208,6 +215,8 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
 
     func didPreview(_ preview: ImageResponse) { broadcast(.preview(preview)) { $0.lastPreview = preview } }
 
+    func didRetry(_ retry: Retry) { broadcast(.retrying(retry)) { $0.retries.append(retry) } }
+
     func didFailStoring(_ error: any Error) { broadcast(.diskCacheFailed(error)) { _ in } }
 
     /// Ends the task once; returns whether this call ended it.
@@ -218,7 +227,7 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
             timings.total = monotonicNow() - createdAt
             return ImageResponse(image: response.image, request: request, source: response.source,
                                  urlResponse: response.urlResponse, isPreview: response.isPreview, timings: timings,
-                                 resumedFromByte: response.resumedFromByte)
+                                 resumedFromByte: response.resumedFromByte, imageSource: response.imageSource)
         }
         let delivery = state.withLock { state -> ([CheckedContinuation<ImageResponse, any Error>], [AsyncStream<Event>.Continuation])? in
             guard state.result == nil else { return nil }

@@ -15,6 +15,9 @@ public struct ImageTimings: Sendable, Hashable {
     public var process: TimeInterval = 0
     /// From `loadImage` to the response, for the task that received it.
     public var total: TimeInterval = 0
+    /// Download attempts made: 0 when no request went out (a cache answered), 1 for one
+    /// download, more when the `RetryPolicy` tried again. `network` is the last attempt's time.
+    public var attempts = 0
 
     /// All zero.
     public init() {}

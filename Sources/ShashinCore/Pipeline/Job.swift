@@ -3,6 +3,8 @@ import Foundation
 /// What a job reports to those subscribed to it.
 enum JobEvent<Value: Sendable>: Sendable {
     case progress(ImageTask.Progress)
+    /// A download attempt failed and another follows after a wait.
+    case retrying(ImageTask.Retry)
     /// A lower-quality version of the value to come (progressive decoding); never cached.
     case preview(Value)
     case value(Value)
@@ -96,6 +98,12 @@ class Job<Value: Sendable>: Subscribable {
     func send(progress: ImageTask.Progress) {
         guard !isDisposed else { return }
         for subscriber in subscribers where subscriber.wantsProgress { subscriber.handler(.progress(progress)) }
+    }
+
+    /// Tells every subscriber that a download attempt failed and another follows.
+    func send(retry: ImageTask.Retry) {
+        guard !isDisposed else { return }
+        for subscriber in subscribers { subscriber.handler(.retrying(retry)) }
     }
 
     /// Sends a preview to every subscriber that wants previews, and keeps it for later ones.

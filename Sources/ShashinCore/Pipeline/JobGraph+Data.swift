@@ -18,7 +18,7 @@ extension JobGraph {
                     guard !waiter.isFinished else { return }
                     waiter.subscription = fetchJob(for: request, key: key).subscribeAwaiting(priority: request.priority) { event in
                         switch event {
-                        case .progress, .preview: break
+                        case .progress, .preview, .retrying: break
                         case .value(let fetched): waiter.finish(.success(fetched))
                         case .failure(let error): waiter.finish(.failure(error))
                         }

@@ -97,6 +97,7 @@ final class JobGraph: Sendable {
         task.subscription = job.subscribe(priority: task.priority, wantsPreviews: wantsPreviews) { event in
             switch event {
             case .progress(let progress): task.didProgress(progress)
+            case .retrying(let retry): task.didRetry(retry)
             case .preview(let result):
                 task.didPreview(ImageResponse(image: result.image, request: task.request, source: result.source,
                                               isPreview: true))
@@ -104,7 +105,7 @@ final class JobGraph: Sendable {
                 for error in result.storageErrors { task.didFailStoring(error) }
                 task.finish(.success(ImageResponse(image: result.image, request: task.request, source: result.source,
                                                    urlResponse: result.urlResponse, timings: result.timings,
-                                                   resumedFromByte: result.resumedFromByte)))
+                                                   resumedFromByte: result.resumedFromByte, imageSource: result.imageSource)))
             case .failure(let error): task.finish(.failure(error))
             }
         }

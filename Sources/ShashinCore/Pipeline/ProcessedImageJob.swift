@@ -13,6 +13,7 @@ final class ProcessedImageJob: ImageJob {
         upstream = graph.imageJob(for: request, stage: stage - 1, key: cacheKey).subscribe(priority: priority, wantsPreviews: wantsPreviews) { [weak self] event in
             switch event {
             case .progress(let progress): self?.send(progress: progress)
+            case .retrying(let retry): self?.send(retry: retry)
             case .preview(let input): self?.processPreview(input)
             case .value(let input): self?.process(input)
             case .failure(let error): self?.finish(.failure(error))
@@ -25,7 +26,7 @@ final class ProcessedImageJob: ImageJob {
         let context = self.context
         let carried = Carried(timings: input.timings, source: input.source, urlResponse: input.urlResponse,
                               originalFormat: input.originalFormat, storageErrors: input.storageErrors,
-                              resumedFromByte: input.resumedFromByte)
+                              resumedFromByte: input.resumedFromByte, imageSource: input.imageSource)
         let image = UncheckedImage(input.image)
         produce(on: graph.processingQueue, from: carried) {
             do {

@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ImageServer
+import Shashin
+import Testing
+
+/// Alternative sources over real HTTP (`ImageRequest.alternativeSources`): a primary that fails
+/// gives way to the next source, the response names the one that produced the image, and the
+/// image is kept under the request's own key.
+@Suite("Over HTTP: falling back to alternative sources")
+struct LiveFallbackTests {
+    @Test("a 500 on the primary falls back to the second source, and the response names it",
+          arguments: LoaderFactory.all)
+    func serverErrorFallsBack(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
+        fixture.server.setRoute("/primary.jpg", .status(500, text: "down"))
+        let mirror = fixture.serveImage("/mirror.jpg", width: 80, height: 60)
+        var request = ImageRequest(url: fixture.server.url("/primary.jpg"))
+        request.alternativeSources = [.url(mirror), .url(fixture.server.url("/never.jpg"))]
+        let response = try await fixture.pipeline.response(for: request)
+        #expect(response.imageSource.url == mirror)
+        #expect(response.urlResponse?.url == mirror)
+        #expect(response.image.testBitmap.width == 80)
+        #expect(fixture.server.requestCount(for: "/primary.jpg") == 1)
+        #expect(fixture.server.requestCount(for: "/mirror.jpg") == 1)
+        #expect(fixture.server.requestCount(for: "/never.jpg") == 0)
+        // The image is the request's, under its own key: the next load is a memory hit.
+        guard case .cached(let cached) = fixture.pipeline.loadImage(request) else {
+            Issue.record("expected a memory hit under the primary's key")
+            return
+        }
+        #expect(cached.image.testBitmap.width == 80)
+        try await fixture.finish()
+    }
+
+    @Test("each source fails in turn: the last one's error ends the task", arguments: LoaderFactory.all)
+    func everySourceFails(loader: LoaderFactory) async throws {
+        let fixture = try await LiveFixture.start(loader)
+        fixture.server.setRoute("/a.jpg", .status(500))
+        fixture.server.setRoute("/b.jpg", .status(404))
+        var request = ImageRequest(url: fixture.server.url("/a.jpg"))
+        request.alternativeSources = [.url(fixture.server.url("/b.jpg"))]
+        await #expect(throws: ImagePipelineError.httpStatus(404)) { try await fixture.pipeline.response(for: request) }
+        #expect(fixture.server.requestCount(for: "/a.jpg") == 1 && fixture.server.requestCount(for: "/b.jpg") == 1)
+        try await fixture.finish()
+    }
+
+    @Test("the primary is retried before the fallback is tried", arguments: LoaderFactory.all)
+    func retriesComeFirst(loader: LoaderFactory) async throws {
+        let clock = ManualRetryClock()
+        let fixture = try await LiveFixture.start(loader) {
+            $0.retryPolicy = RetryPolicy(maxAttempts: 2, random: { 0 }, clock: clock)
+        }
+        fixture.server.setRoute("/flaky.jpg", .status(503))
+        let mirror = fixture.serveImage("/mirror.jpg")
+        var request = ImageRequest(url: fixture.server.url("/flaky.jpg"))
+        request.alternativeSources = [.url(mirror)]
+        let response = try await fixture.pipeline.response(for: request)
+        #expect(response.imageSource.url == mirror)
+        #expect(fixture.server.requestCount(for: "/flaky.jpg") == 2)
+        #expect(response.timings.attempts == 1) // the mirror's own, at its first attempt
+        try await fixture.finish()
+    }
+}
