@@ -7,6 +7,12 @@ import Shashin
 let url = URL(string: "https://example.com/photo.jpg")!
 let pipeline = ImagePipeline()
 let token = "secret"
+let mirrorURL = URL(string: "https://mirror.example.com/photo.jpg")!
+
+/// Bytes an app has that are not at a URL: a bundled image, an encrypted store.
+func bundledBanner() async throws -> Data { Data() }
+struct Vault { func decrypt(_ name: String) async throws -> Data { Data() } }
+let vault = Vault()
 
 /// A 1×1 image of one grey level.
 func solid(_ level: UInt8) -> PlatformImage { Bitmap(width: 1, height: 1, pixels: [level, level, level, 255]) }
