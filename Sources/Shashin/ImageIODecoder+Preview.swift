@@ -21,9 +21,10 @@ extension ImageIODecoder: ProgressiveImageDecoding {
               width > 0, height > 0,
               (try? context.checkPixelCount(width: width, height: height)) != nil else { return nil }
         let longest = max(width, height)
-        let options = Self.thumbnailOptions(context, width: width, height: height)
+        let upright = Self.uprightSize(properties, width: width, height: height)
+        let options = Self.thumbnailOptions(context, width: upright.width, height: upright.height)
         guard var image = CGImageSourceCreateThumbnailAtIndex(source, 0, options) else { return nil }
-        if let thumbnail = context.thumbnail, thumbnail.allowsUpscaling, thumbnail.maxPixelSize(width: width, height: height) > longest {
+        if let thumbnail = context.thumbnail, thumbnail.allowsUpscaling, thumbnail.maxPixelSize(width: upright.width, height: upright.height) > longest {
             let size = thumbnail.targetSize(width: image.width, height: image.height)
             guard let redrawn = try? CoreGraphicsProcessing.redrawn(image, width: size.width, height: size.height) else { return nil }
             image = redrawn

@@ -59,6 +59,13 @@ public struct ImageIODecoder: ImageDecoding {
         ] as CFDictionary
     }
 
+    /// The image's size once its EXIF orientation is applied (orientations 5–8 turn it a
+    /// quarter), which a thumbnail's box is measured against.
+    static func uprightSize(_ properties: [CFString: Any], width: Int, height: Int) -> (width: Int, height: Int) {
+        let orientation = properties[kCGImagePropertyOrientation] as? Int ?? 1
+        return (5...8).contains(orientation) ? (height, width) : (width, height)
+    }
+
     /// Decodes `data` (see the type's notes); throws `ImagePipelineError`.
     public func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage {
         guard let format = context.format ?? ImageFormat(sniffing: data) else {
@@ -92,16 +99,17 @@ public struct ImageIODecoder: ImageDecoding {
         }
         try context.checkPixelCount(width: width, height: height)
         // An upscaled thumbnail has pixels the header did not declare: it must pass the limit too.
-        if let size = context.thumbnail?.targetSize(width: width, height: height) {
+        let upright = Self.uprightSize(properties, width: width, height: height)
+        if let size = context.thumbnail?.targetSize(width: upright.width, height: upright.height) {
             try context.checkPixelCount(width: size.width, height: size.height)
         }
         let longest = max(width, height)
-        let options = Self.thumbnailOptions(context, width: width, height: height, embedded: usesEmbeddedThumbnails)
+        let options = Self.thumbnailOptions(context, width: upright.width, height: upright.height, embedded: usesEmbeddedThumbnails)
         guard var image = CGImageSourceCreateThumbnailAtIndex(source, 0, options) else {
             throw ImagePipelineError.decodingFailed(format: format, reason: "ImageIO failed to decode the image")
         }
         do {
-            if let thumbnail = context.thumbnail, thumbnail.allowsUpscaling, thumbnail.maxPixelSize(width: width, height: height) > longest {
+            if let thumbnail = context.thumbnail, thumbnail.allowsUpscaling, thumbnail.maxPixelSize(width: upright.width, height: upright.height) > longest {
                 // ImageIO never enlarges: drawn at the size `targetSize` gives the upright image
                 // (and so into sRGB).
                 let size = thumbnail.targetSize(width: image.width, height: image.height)
