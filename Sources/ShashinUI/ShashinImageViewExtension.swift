@@ -47,13 +47,21 @@ public struct ShashinImageViewExtension {
 
     /// Loads `request` into the view (cancelling what it loaded before); `nil` clears it.
     ///
-    /// `progress`, when given, hears of the download's bytes; `completion`, when given, is
-    /// called once on the main actor with the image or the error this request ends with (at
-    /// once for a memory hit). Neither is called once a later `setImage` on the same view has
-    /// replaced the request — a reused cell hears only of its current row.
+    /// `completion`, when given, is called once on the main actor with the image or the error
+    /// this request ends with (at once for a memory hit); never once a later `setImage` on the
+    /// same view has replaced the request — a reused cell hears only of its current row.
     public func setImage(with request: ImageRequest?, pipeline: ImagePipeline = .shared,
                          options: ImageBinding.Options = .init(),
-                         progress: ((ImageTask.Progress) -> Void)? = nil,
+                         completion: ((Result<ImageResponse, any Error>) -> Void)? = nil) {
+        setImage(with: request, pipeline: pipeline, options: options, callbacks: ImageLoadCallbacks(onCompletion: completion))
+    }
+
+    /// Loads `request` as `setImage(with:pipeline:options:completion:)` does, and tells
+    /// `progress` of the download's bytes (not for a replaced request). A separate form, so a
+    /// trailing closure after the other form is still its `completion`.
+    public func setImage(with request: ImageRequest?, pipeline: ImagePipeline = .shared,
+                         options: ImageBinding.Options = .init(),
+                         progress: @escaping (ImageTask.Progress) -> Void,
                          completion: ((Result<ImageResponse, any Error>) -> Void)? = nil) {
         setImage(with: request, pipeline: pipeline, options: options,
                  callbacks: ImageLoadCallbacks(onProgress: progress, onCompletion: completion))
@@ -68,9 +76,15 @@ public struct ShashinImageViewExtension {
         binding.setRequest(request, callbacks: callbacks)
     }
 
+    /// Loads the image at `url`; `completion` as for the `ImageRequest` form.
+    public func setImage(with url: URL?, pipeline: ImagePipeline = .shared, options: ImageBinding.Options = .init(),
+                         completion: ((Result<ImageResponse, any Error>) -> Void)? = nil) {
+        setImage(with: url.map { ImageRequest(url: $0) }, pipeline: pipeline, options: options, completion: completion)
+    }
+
     /// Loads the image at `url`; `progress` and `completion` as for the `ImageRequest` form.
     public func setImage(with url: URL?, pipeline: ImagePipeline = .shared, options: ImageBinding.Options = .init(),
-                         progress: ((ImageTask.Progress) -> Void)? = nil,
+                         progress: @escaping (ImageTask.Progress) -> Void,
                          completion: ((Result<ImageResponse, any Error>) -> Void)? = nil) {
         setImage(with: url.map { ImageRequest(url: $0) }, pipeline: pipeline, options: options,
                  progress: progress, completion: completion)
