@@ -168,15 +168,7 @@ extension DiskStore {
                     size -= row.size
                     count -= 1
                 }
-                do {
-                    try index.database.transaction { () throws(DiskCacheError) in
-                        for victim in victims { try index.delete(id: victim.id) }
-                    }
-                } catch {
-                    return nil
-                }
-                for victim in victims { pendingAccess[victim.id] = nil }
-                return victims.compactMap(\.file)
+                return deleteRows(victims)
             }
             guard let evicted else { return }
             for file in evicted { fileSystem.removeFile(path(of: file)) }
@@ -191,19 +183,26 @@ extension DiskStore {
                 // Reads since the last batch count: an entry read now is not unused.
                 try? writePendingAccessTimes()
                 guard let victims = try? index.unused(before: cutoff, limit: 256), !victims.isEmpty else { return nil }
-                do {
-                    try index.database.transaction { () throws(DiskCacheError) in
-                        for victim in victims { try index.delete(id: victim.id) }
-                    }
-                } catch {
-                    return nil
-                }
-                for victim in victims { pendingAccess[victim.id] = nil }
-                return victims.compactMap(\.file)
+                return deleteRows(victims)
             }
             guard let removed else { return }
             for file in removed { fileSystem.removeFile(path(of: file)) }
         }
+    }
+
+    /// Deletes `rows` from the index in one transaction and forgets their pending access times;
+    /// the files the deleted rows named, for the caller to remove once `lock` is released, or
+    /// `nil` when the transaction failed (nothing deleted). Called under `lock`.
+    private func deleteRows(_ rows: [(id: Int64, size: Int, file: String?)]) -> [String]? {
+        do {
+            try index.database.transaction { () throws(DiskCacheError) in
+                for row in rows { try index.delete(id: row.id) }
+            }
+        } catch {
+            return nil
+        }
+        for row in rows { pendingAccess[row.id] = nil }
+        return rows.compactMap(\.file)
     }
 
     /// Whether a store should start a sweep for the age limit: one is set and the last sweep
