@@ -14,7 +14,7 @@ sanitizer=${1:?usage: scripts/test-sanitized.sh thread|address}
 SWIFT=${SWIFT:-swift}
 scratch=.build-${sanitizer}-sanitized
 memory_suites='DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory|DecodeBudgetMemory|theDirectPathReleasesEverythingOnEveryPath'
-process_suites='DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests|LiveToolAuthenticationTests|HostileHeaderFloodTests'
+process_suites='DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests|LiveToolAuthenticationTests|LiveCacheToolTests|HostileHeaderFloodTests'
 soak='SoakTests'
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 # One suppression, for a false positive in the Swift runtime (scripts/tsan-suppressions.txt);
