@@ -253,11 +253,17 @@ final class FetchDataJob: Job<FetchedData> {
                                          enqueuedAt: TimeInterval, timings: ImageTimings, attempt: Int) async {
         let startedAt = monotonicNow()
         let result: Result<FetchedData, any Error>
-        let refused = RefusedResponse()
+        // A refused response is read only to retry: no recorder, and no task-local value to set,
+        // on a download without a retry policy.
+        let refused = retryPolicy == nil ? nil : RefusedResponse()
         do {
             var timings = timings
             timings.queued = startedAt - enqueuedAt - timings.disk
-            let fetched = try await RefusedResponse.$current.withValue(refused) { try await download(plan, feedingPreviews: feed) }
+            let fetched = if let refused {
+                try await RefusedResponse.$current.withValue(refused) { try await download(plan, feedingPreviews: feed) }
+            } else {
+                try await download(plan, feedingPreviews: feed)
+            }
             feed?.close()
             timings.network = monotonicNow() - startedAt
             timings.attempts = attempt
@@ -270,7 +276,7 @@ final class FetchDataJob: Job<FetchedData> {
         // On this thread (see `GraphActor`): the result reaches its waiters without a thread hop.
         GraphActor.sync {
             self.sendPendingProgress()
-            if case .failure(let error) = result, self.retryAfterFailure(error, refused: refused.response) { return }
+            if case .failure(let error) = result, self.retryAfterFailure(error, refused: refused?.response) { return }
             self.finish(result)
         }
     }
