@@ -16,26 +16,27 @@ extension ImagePipeline {
     /// ```
     /// - Throws: `DiskCacheError` when the disk cache cannot be written; memory is emptied first.
     public func removeCachedImage(for request: ImageRequest) throws {
-        let name = graph.keys.imageKey(for: request).url
+        let key = graph.keys.imageKey(for: request)
+        let name = key.url
+        let original = graph.keys.storedKey(for: request)
         switch configuration.memoryCache {
         case let cache as MemoryCache: cache.removeImages { $0.url == name }
         case let cache?:
             // A cache that cannot list its keys loses what this request and its stages name.
-            let key = graph.keys.imageKey(for: request)
             for stage in 0...key.processors.count {
                 cache.removeImage(forKey: ImageCacheKey(url: name, thumbnail: key.thumbnail, processors: Array(key.processors.prefix(stage))))
                 cache.removeImage(forKey: ImageCacheKey(url: name, processors: Array(key.processors.prefix(stage))))
             }
         case nil: break
         }
-        configuration.resumableData?.removeValue(forKey: graph.keys.storedKey(for: request) ?? name)
+        configuration.resumableData?.removeValue(forKey: original ?? name)
         guard let disk = configuration.diskCache else { return }
-        if let original = graph.keys.storedKey(for: request) {
+        if let original {
             try disk.removeEntry(forKey: original)
             try disk.removeEntry(forKey: PartialBodyStorage.diskKey(for: original))
         }
         if let processed = graph.processedStore {
-            try disk.removeEntry(forKey: processed.key(for: request, cacheKey: graph.keys.imageKey(for: request)))
+            try disk.removeEntry(forKey: processed.key(for: request, cacheKey: key))
         }
         // Every processed variant, for any size, processors or credential: a disk cache that lists
         // its keys (`DiskCache`) is searched for them.
