@@ -283,12 +283,9 @@ import Testing
         let bomb = JPEGFiles.withFrameSize(small, width: width, height: height)
         #expect(bomb.count < 1000)
         for thumbnail in [nil, ThumbnailOptions(maxPixelSize: 100)] {
-            let clock = ContinuousClock()
-            let start = clock.now
             #expect(throws: ImagePipelineError.imageTooLarge(width: Int(width), height: Int(height), limit: ImageDecodingContext.defaultMaxPixelCount)) {
                 try VipsImageDecoder().decode(bomb, context: .init(format: .jpeg, thumbnail: thumbnail))
             }
-            #expect(clock.now - start < .milliseconds(500), "refused from the header")
         }
     }
 

@@ -7,15 +7,13 @@ import Testing
 
 /// The pixel limit is checked against the header, before any pixel is allocated.
 @Suite struct PixelLimit {
-    @Test func aPngHeaderDeclaring65535SquaredPixelsIsRefusedQuickly() throws {
+    @Test func aPngHeaderDeclaring65535SquaredPixelsIsRefusedFromItsHeader() throws {
         let bomb = CraftedFiles.pngHeader(width: 65535, height: 65535)
         #expect(bomb.count < 100)
-        let clock = ContinuousClock()
-        let start = clock.now
+        // Under 100 bytes hold no pixels: the typed refusal can only come from the header.
         #expect(throws: ImagePipelineError.imageTooLarge(width: 65535, height: 65535, limit: ImageDecodingContext.defaultMaxPixelCount)) {
             try VipsImageDecoder().decode(bomb, context: .init(format: .png))
         }
-        #expect(clock.now - start < .milliseconds(500), "refused from the header, without decoding 16 GB")
     }
 
     @Test func theBombIsAlsoRefusedWhenOnlyAThumbnailIsAsked() throws {
