@@ -63,13 +63,7 @@ struct LiveCacheLayersTests {
 
     @Test("bytes stored by the app are decoded offline; cachedData reads them back")
     func storedDataServesOffline() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder)
-        let fixture = try await LiveFixture.start(.asyncHTTPClient) {
-            $0.diskCache = disk
-            $0.memoryCache = nil
-        }
+        let (fixture, _) = try await LiveFixture.startOnDisk()
         let url = fixture.server.url("/uploaded.jpg")
         let bytes = try await ImageGenerator.shared.data(for: Self.spec(6))
         #expect(try fixture.pipeline.storeCachedData(bytes, for: ImageRequest(url: url)))
@@ -83,13 +77,7 @@ struct LiveCacheLayersTests {
 
     @Test("a request that may not read the disk downloads; one that may not write stores nothing")
     func perRequestDiskSwitches() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder)
-        let fixture = try await LiveFixture.start(.asyncHTTPClient) {
-            $0.diskCache = disk
-            $0.memoryCache = nil
-        }
+        let (fixture, disk) = try await LiveFixture.startOnDisk()
         fixture.server.setRoute("/switch.jpg", RouteScript.image(Self.spec(7), headers: ["Cache-Control": "max-age=3600"]))
         let url = fixture.server.url("/switch.jpg")
         #expect(try await fixture.pipeline.response(for: ImageRequest(url: url, options: .disableDiskCacheWrites)).source == .network)
@@ -105,13 +93,7 @@ struct LiveCacheLayersTests {
 
     @Test("a request's minimumFreshness overrides the pipeline's")
     func perRequestMinimumFreshness() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder)
-        let fixture = try await LiveFixture.start(.asyncHTTPClient) {
-            $0.diskCache = disk
-            $0.memoryCache = nil
-        }
+        let (fixture, _) = try await LiveFixture.startOnDisk()
         fixture.server.setRoute("/stale.jpg", RouteScript.image(Self.spec(8), headers: ["Cache-Control": "max-age=0"]))
         let url = fixture.server.url("/stale.jpg")
         #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).source == .network)
