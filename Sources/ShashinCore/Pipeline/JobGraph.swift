@@ -16,6 +16,8 @@ final class JobGraph: Sendable {
     let httpCache: HTTPCache?
     /// Where processed results are read from and written to disk (by `diskCachePolicy`).
     let processedStore: ProcessedImageStore?
+    /// Processed results and the images the app stores, encoded and written in the background.
+    let diskWrites = DiskWriteQueue()
     /// Where partial bodies are kept for resuming; `nil` when the configuration turns it off.
     let partialBodies: PartialBodyStorage?
     /// What downloads bind for the loader's redirects (`RedirectSchemes.restriction(for:)` of
@@ -63,7 +65,7 @@ final class JobGraph: Sendable {
                                                  quality: configuration.encodingQuality, maxPixelCount: configuration.maxPixelCount,
                                                  memoryBudget: configuration.decodeMemoryBudget,
                                                  maxAnimationByteCount: configuration.maxAnimationByteCount,
-                                                 loader: dataLoader, options: configuration.httpCacheOptions)
+                                                 loader: dataLoader, options: configuration.httpCacheOptions, writes: diskWrites)
         } else {
             processedStore = nil
         }

@@ -122,4 +122,45 @@ struct LiveCacheLayersTests {
         #expect(fixture.pipeline.cachedImage(for: request) == nil && disk.count == 0)
         try await fixture.finish()
     }
+
+    @Test("storeCachedImage answers from memory at once and writes disk in the background; .memory leaves disk alone")
+    func storedImageReachesEveryLayer() async throws {
+        let (fixture, disk) = try await LiveFixture.startOnDisk {
+            $0.diskCachePolicy = .all
+            $0.memoryCache = MemoryCache()
+        }
+        let source = fixture.serveImage("/source.jpg", width: 64, height: 48)
+        let image = try await fixture.pipeline.image(for: source)
+        let small = try await fixture.pipeline.image(for: ImageRequest(url: source, thumbnail: .init(maxPixelSize: 32)))
+        try await waitFor { fixture.pipeline.backgroundWorkCount == 0 }
+        let before = try disk.entries().count
+
+        // Never served: every answer below comes from what the app stored.
+        let made = fixture.server.url("/made.jpg")
+        let madeSmall = ImageRequest(url: made, thumbnail: .init(maxPixelSize: 32))
+        fixture.pipeline.storeCachedImage(image, for: ImageRequest(url: made), caches: .memory)
+        #expect(fixture.pipeline.cachedImage(for: ImageRequest(url: made)) != nil)
+        try await waitFor { fixture.pipeline.backgroundWorkCount == 0 }
+        #expect(try disk.entries().count == before)
+
+        fixture.pipeline.storeCachedImage(image, for: ImageRequest(url: made))
+        fixture.pipeline.storeCachedImage(small, for: madeSmall)
+        #expect(fixture.pipeline.cachedImage(for: madeSmall)?.pixelWidth == 32)
+        try await waitFor { fixture.pipeline.backgroundWorkCount == 0 }
+        #expect(try disk.entries().count == before + 2)
+
+        // A relaunch: a new pipeline on the same disk, memory empty.
+        var configuration = ImagePipeline.Configuration()
+        configuration.dataLoader = fixture.loader
+        configuration.diskCache = disk
+        configuration.diskCachePolicy = .all
+        configuration.memoryCache = nil
+        let relaunched = ImagePipeline(configuration: configuration)
+        let original = try await relaunched.response(for: ImageRequest(url: made))
+        #expect(original.source == .disk && original.image.pixelWidth == 64)
+        let thumbnail = try await relaunched.response(for: madeSmall)
+        #expect(thumbnail.source == .disk && thumbnail.image.pixelWidth == 32)
+        #expect(fixture.server.requestCount(for: "/made.jpg") == 0)
+        try await fixture.finish()
+    }
 }
