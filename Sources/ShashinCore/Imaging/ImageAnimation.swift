@@ -78,8 +78,11 @@ public struct ImageAnimation: Sendable, Hashable, CustomStringConvertible {
     /// The bytes the frames after the first hold: `frames[0]` shares the delivered image's pixels.
     public var extraFrameByteCount: Int { frames.dropFirst().reduce(0) { $0 + $1.bitmap.pixels.count } }
 
-    /// The sum of the decoded frames' durations, in seconds.
-    public var totalDuration: TimeInterval { frames.reduce(0) { $0 + $1.duration } }
+    /// The sum of the frames' durations, in seconds: the decoded frames', or the frame source's
+    /// when streamed.
+    public var totalDuration: TimeInterval {
+        frameSource.map { $0.durations.reduce(0, +) } ?? frames.reduce(0) { $0 + $1.duration }
+    }
 
     /// This animation with `transform` applied to every frame (durations, loop count and data
     /// kept): how processors treat animations. `transform` gets each frame without an animation.
