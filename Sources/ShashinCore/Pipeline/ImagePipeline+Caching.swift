@@ -24,8 +24,10 @@ extension ImagePipeline {
         case let cache?:
             // A cache that cannot list its keys loses what this request and its stages name.
             for stage in 0...key.processors.count {
-                cache.removeImage(forKey: ImageCacheKey(url: name, thumbnail: key.thumbnail, processors: Array(key.processors.prefix(stage))))
-                cache.removeImage(forKey: ImageCacheKey(url: name, processors: Array(key.processors.prefix(stage))))
+                cache.removeImage(forKey: ImageCacheKey(url: name, thumbnail: key.thumbnail, processors: Array(key.processors.prefix(stage)),
+                                                        animationDelivery: key.animationDelivery))
+                cache.removeImage(forKey: ImageCacheKey(url: name, processors: Array(key.processors.prefix(stage)),
+                                                        animationDelivery: key.animationDelivery))
             }
         case nil: break
         }

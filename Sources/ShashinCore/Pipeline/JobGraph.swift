@@ -181,7 +181,8 @@ struct ImageJobKey: Hashable {
     ///   - imageKey: the key of the request's final image (`CacheKeys.imageKey`).
     ///   - fetchKey: the key of its download (`CacheKeys.fetchKey`).
     init(request: ImageRequest, imageKey: ImageCacheKey, stage: Int, fetchKey: String) {
-        cacheKey = ImageCacheKey(url: imageKey.url, thumbnail: imageKey.thumbnail, processors: Array(imageKey.processors.prefix(stage)))
+        cacheKey = ImageCacheKey(url: imageKey.url, thumbnail: imageKey.thumbnail, processors: Array(imageKey.processors.prefix(stage)),
+                                 animationDelivery: imageKey.animationDelivery)
         options = request.options
         self.fetchKey = fetchKey
     }

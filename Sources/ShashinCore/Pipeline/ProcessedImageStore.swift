@@ -110,7 +110,9 @@ final class ProcessedImageStore: Sendable {
     func storeInBackground(_ image: PlatformImage, originalFormat: ImageFormat?, urlResponse: URLResponse?,
                            request: ImageRequest, cacheKey: ImageCacheKey) {
         // Stored without metadata, a result would be served forever, whatever the original allowed.
-        guard let urlResponse else { return }
+        // A streamed animation is not stored: its frames are decoded from the original, which
+        // the disk cache keeps; a still first frame stored here would read back without them.
+        guard let urlResponse, image.animation?.isStreamed != true else { return }
         let headers = HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:])
         let credential = credential(of: request, headers: headers)
         var metadata: Data?
