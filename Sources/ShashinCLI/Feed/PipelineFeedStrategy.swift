@@ -9,6 +9,8 @@ import Shashin
 final class PipelineFeedStrategy: FeedStrategy {
     let name = "pipeline"
     private(set) var sources: [String: Int] = [:]
+    private(set) var failures = 0
+    private(set) var retries = 0
     let pipeline: ImagePipeline
     private let catalog: FeedCatalog
     private let server: ImageServer
@@ -24,7 +26,14 @@ final class PipelineFeedStrategy: FeedStrategy {
         if let binding = bindings[cell.id] { return binding }
         let binding = ImageBinding(target: cell, pipeline: pipeline)
         binding.onCompletion = { [weak self] result in
-            if case .success(let response) = result { self?.sources[response.source.rawValue, default: 0] += 1 }
+            guard let self else { return }
+            switch result {
+            case .success(let response):
+                sources[response.source.rawValue, default: 0] += 1
+                retries += max(0, response.timings.attempts - 1)
+            case .failure:
+                failures += 1 // a binding reports no cancellation here
+            }
         }
         bindings[cell.id] = binding
         return binding
