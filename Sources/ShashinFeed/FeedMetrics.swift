@@ -105,6 +105,8 @@ package struct FeedMetrics: Codable, Sendable {
     /// Loads that ended in an error, attempts beyond the first over the images shown, and
     /// requests the server dropped on purpose.
     package var failures = 0
+    /// ``failures`` by kind of error, such as `truncatedData` (summed over rounds).
+    package var failureKinds: [String: Int] = [:]
     package var retries = 0
     package var droppedRequests = 0
     /// Every row visit scored in ``timeToImageAtRestMs``, in script order (one round's; empty
@@ -218,6 +220,7 @@ package struct FeedMetrics: Codable, Sendable {
         sources = recording.sources
         seconds = recording.seconds
         failures = recording.failures
+        failureKinds = recording.failureKinds
         retries = recording.retries
         droppedRequests = recording.droppedRequests
     }
@@ -281,6 +284,7 @@ package struct FeedMetrics: Codable, Sendable {
         combined.rowsAtRest = RowsAtRest(shown: median(atRest.map(\.shown)), failed: median(atRest.map(\.failed)),
                                          waiting: median(atRest.map(\.waiting)))
         combined.failures = median(rounds.map(\.failures))
+        combined.failureKinds = rounds.map(\.failureKinds).reduce(into: [:]) { $0.merge($1, uniquingKeysWith: +) }
         combined.retries = median(rounds.map(\.retries))
         combined.droppedRequests = median(rounds.map(\.droppedRequests))
         combined.requests = median(rounds.map(\.requests))

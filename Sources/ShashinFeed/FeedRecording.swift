@@ -61,6 +61,7 @@ package struct FeedRecording: Sendable {
     /// Loads that ended in an error, retries of the images shown, and requests the server
     /// dropped on purpose (`ConnectionDrops`), by the end of the script.
     package var failures = 0
+    package var failureKinds: [String: Int] = [:]
     package var retries = 0
     package var droppedRequests = 0
     package var seconds = 0.0

@@ -136,7 +136,9 @@ struct FeedReport {
             for (name, m) in strategies {
                 let r = m.rowsAtRest
                 lines.append("  \(name): \(r.shown) / \(r.failed) / \(r.waiting) of \(r.shown + r.failed + r.waiting); "
-                    + "\(m.droppedRequests) dropped; \(m.failures) failures; \(m.retries) retries")
+                    + "\(m.droppedRequests) dropped; \(m.failures) failures"
+                    + (m.failureKinds.isEmpty ? "" : " (" + m.failureKinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
+                    + "; \(m.retries) retries")
             }
         }
         lines.append("slowest rows at rest, each round (rest #, row: ms to image, ms from on screen to its request):")

@@ -55,6 +55,7 @@ final class FeedRun {
         recording.maxInFlight = server.maxInFlight
         recording.sources = strategy.sources
         recording.failures = strategy.failures
+        recording.failureKinds = strategy.failureKinds
         recording.retries = strategy.retries
         recording.droppedRequests = server.droppedRequests
         for row in 0..<rows {

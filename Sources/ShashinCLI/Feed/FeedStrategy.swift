@@ -21,6 +21,8 @@ protocol FeedStrategy: AnyObject {
     var sources: [String: Int] { get }
     /// Loads that ended in an error (not cancelled): a row left with its failure.
     var failures: Int { get }
+    /// The failures by kind of error.
+    var failureKinds: [String: Int] { get }
     /// Download attempts beyond the first, summed over the images shown (a pipeline's
     /// `ImageTimings.attempts - 1`); 0 for a strategy that never retries.
     var retries: Int { get }

@@ -14,6 +14,8 @@ final class NaiveFeedStrategy: FeedStrategy {
     let name = "naive"
     private(set) var sources: [String: Int] = [:]
     private(set) var failures = 0
+    /// Naive loads fail silently: no kinds are told apart.
+    var failureKinds: [String: Int] { failures > 0 ? ["any": failures] : [:] }
     /// A data task is never tried again.
     let retries = 0
     private let catalog: FeedCatalog

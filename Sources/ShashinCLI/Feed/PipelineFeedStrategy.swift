@@ -10,6 +10,8 @@ final class PipelineFeedStrategy: FeedStrategy {
     let name = "pipeline"
     private(set) var sources: [String: Int] = [:]
     private(set) var failures = 0
+    /// The failures by kind of error, such as `truncatedData` or `networkFailure -1011`.
+    private(set) var failureKinds: [String: Int] = [:]
     private(set) var retries = 0
     let pipeline: ImagePipeline
     private let catalog: FeedCatalog
@@ -31,12 +33,23 @@ final class PipelineFeedStrategy: FeedStrategy {
             case .success(let response):
                 sources[response.source.rawValue, default: 0] += 1
                 retries += max(0, response.timings.attempts - 1)
-            case .failure:
+            case .failure(let error):
                 failures += 1 // a binding reports no cancellation here
+                failureKinds[Self.kind(of: error), default: 0] += 1
             }
         }
         bindings[cell.id] = binding
         return binding
+    }
+
+    /// A short name for `error`'s kind: the case of an `ImagePipelineError`, with its code or status.
+    static func kind(of error: any Error) -> String {
+        guard let error = error as? ImagePipelineError else { return String(describing: type(of: error)) }
+        switch error {
+        case .networkFailure(let code, _): return "networkFailure \(code)"
+        case .httpStatus(let status): return "httpStatus \(status)"
+        default: return String(String(describing: error).prefix { $0 != "(" })
+        }
     }
 
     func configure(_ cell: FeedCell, row: Int) {
