@@ -42,13 +42,14 @@ final class PipelineFeedStrategy: FeedStrategy {
         return binding
     }
 
-    /// A short name for `error`'s kind: the case of an `ImagePipelineError`, with its code or status.
+    /// A short name for `error`'s kind: the case of an `ImagePipelineError` (with the code of a
+    /// network failure, the status of an HTTP one), or the error's type.
     static func kind(of error: any Error) -> String {
         guard let error = error as? ImagePipelineError else { return String(describing: type(of: error)) }
         switch error {
         case .networkFailure(let code, _): return "networkFailure \(code)"
         case .httpStatus(let status): return "httpStatus \(status)"
-        default: return String(String(describing: error).prefix { $0 != "(" })
+        default: return Mirror(reflecting: error).children.first?.label ?? String(describing: error)
         }
     }
 
