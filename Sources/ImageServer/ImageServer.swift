@@ -248,6 +248,18 @@ public final class ImageServer: Sendable {
         set { handler.conditions.withLock { $0.stallLimit = newValue } }
     }
 
+    /// Drops a seeded fraction of the requests on every route, scripted or not (a route's own
+    /// ``RouteScript/fault`` takes precedence), as a flaky network would; `nil` (default) drops
+    /// none. See ``ConnectionDrops`` for which requests are dropped and where.
+    ///
+    /// ```swift
+    /// server.connectionDrops = ConnectionDrops(rate: 0.05, seed: 1, points: [.midBody])
+    /// ```
+    public var connectionDrops: ConnectionDrops? {
+        get { handler.conditions.current.drops }
+        set { handler.conditions.withLock { $0.drops = newValue } }
+    }
+
     /// The generator behind `/gen/` and ``RouteScript/Body/image(_:)``.
     public var generator: ImageGenerator {
         handler.generator
@@ -364,6 +376,12 @@ public final class ImageServer: Sendable {
     /// TCP connections accepted on both listeners since the last ``resetCounters()``.
     public var connectionsAccepted: Int {
         handler.ledger.current.connectionsAccepted
+    }
+
+    /// Requests whose connection ``connectionDrops`` closed on purpose since the last
+    /// ``resetCounters()``.
+    public var droppedRequests: Int {
+        handler.ledger.current.dropped
     }
 
     /// Connections accepted on the HTTPS listener since the last ``resetCounters()``.

@@ -9,6 +9,8 @@ struct ResponsePlan: Sendable {
         case complete
         /// The connection (an HTTP/2 stream: the stream, by `RST_STREAM`) is closed.
         case close
+        /// The connection (an HTTP/2 stream: the stream) is closed before any byte of the response.
+        case closeBeforeResponse
         /// Nothing more is sent until the server stops, the client leaves, or `limit` passes;
         /// then the connection closes.
         case stall(limit: Duration)
@@ -33,6 +35,18 @@ struct ResponsePlan: Sendable {
         return ResponsePlan(status: status,
                             headers: headers + [("Content-Type", "text/plain; charset=utf-8")],
                             body: bytes, declaredLength: bytes.count)
+    }
+
+    /// Makes this response break as `drop` says: closed before its first byte, or after the
+    /// headers and `drop.bodyFraction` of the body (never all of it). A response without a body
+    /// breaks before its first byte.
+    mutating func drop(at drop: ConnectionDrops.Drop) {
+        guard drop.point == .midBody, !body.isEmpty else {
+            ending = .closeBeforeResponse
+            return
+        }
+        body = body.prefix(min(body.count - 1, Int(Double(body.count) * drop.bodyFraction)))
+        ending = .close
     }
 
     /// The value of the first header `name`, ignoring case.

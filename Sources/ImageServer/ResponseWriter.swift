@@ -26,6 +26,10 @@ struct ResponseWriter: Sendable {
     /// Cancelling the calling task stops a paced body or a stall and closes the connection.
     func write(_ plan: ResponsePlan, ticket: ResponseTicket) async {
         defer { ticket.finish() }
+        if plan.ending == .closeBeforeResponse {
+            try? await channel.close()
+            return
+        }
         var headers = HTTPHeaders(plan.headers.map { ($0.name, $0.value) })
         if !headers.contains(name: "Date") { headers.add(name: "Date", value: HTTPDate.format(Date())) }
         let bodyAllowed = !isHEAD && !(100..<200).contains(plan.status) && plan.status != 204 && plan.status != 304
@@ -66,7 +70,7 @@ struct ResponseWriter: Sendable {
                 }
                 try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
                 if closesAfter { try await channel.close() }
-            case .close:
+            case .close, .closeBeforeResponse: // the second ended before the head, above
                 _ = try await writeBody(body, bytesPerSecond: plan.bytesPerSecond, gate: plan.gate, ticket: ticket, holdingLast: false)
                 ticket.finish()
                 try await channel.close()

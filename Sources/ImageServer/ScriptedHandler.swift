@@ -28,6 +28,8 @@ final class ScriptedHandler: Sendable {
         var latency: Duration = .zero
         var bytesPerSecond: Int?
         var stallLimit: Duration = .seconds(60)
+        /// Drops a seeded fraction of the requests on every route; a route's own fault wins.
+        var drops: ConnectionDrops?
     }
 
     let ledger = TrafficLedger()
@@ -64,7 +66,12 @@ final class ScriptedHandler: Sendable {
         ))
         let script = script(for: recorded)
         do {
-            return (try await respond(to: recorded, uri: request.uri, with: script), ticket)
+            var plan = try await respond(to: recorded, uri: request.uri, with: script)
+            if script.fault == nil, let drop = conditions.current.drops?.drop(path: recorded.path, ordinal: recorded.ordinal) {
+                plan.drop(at: drop)
+                ledger.addDrop()
+            }
+            return (plan, ticket)
         } catch {
             // Only the latency wait and image generation throw; the first only when the client
             // leaves or the server stops, and then the writer finds the connection closed.

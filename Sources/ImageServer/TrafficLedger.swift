@@ -24,6 +24,8 @@ final class TrafficLedger: Sendable {
         var maxInFlight = 0
         var bytesSent = 0
         var connectionsAccepted = 0
+        /// Requests whose connection ``ConnectionDrops`` closed on purpose.
+        var dropped = 0
         var secureConnectionsAccepted = 0
         var negotiated: [HTTPProtocol: Int] = [:]
         var openConnections = 0
@@ -56,6 +58,10 @@ final class TrafficLedger: Sendable {
             state.bytesSent += count
             state.paths[path, default: PathTraffic()].bytesSent += count
         }
+    }
+
+    func addDrop() {
+        state.withLock { $0.dropped += 1 }
     }
 
     func addResponse(status: Int, path: String) {

@@ -32,6 +32,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var downloads: DownloadsOption
 
+    @OptionGroup var flakyNetwork: FlakyNetworkOption
+
     @Option(help: "Shashin strategy: rows per second above which scrolling defers network work.")
     var fastScrollVelocity = VisibleItemsLoader<Int>.Policy().fastScrollVelocity
 
@@ -108,6 +110,7 @@ struct DemoCommand: AsyncParsableCommand {
             let server = try await startServer()
             server.latency = .milliseconds(command.latency)
             server.bytesPerSecond = command.bandwidth > 0 ? command.bandwidth * 1000 : nil
+            server.connectionDrops = command.flakyNetwork.connectionDrops
 
             let reach = min(command.rows, Int(script.maxOffset.rounded(.up)) + command.viewport + 20)
             note("Generating the images of rows 0–\(reach - 1)…")
@@ -181,7 +184,11 @@ struct DemoCommand: AsyncParsableCommand {
                                 maxConcurrentDownloads: command.downloads.maxConcurrentDownloads, scriptSeconds: script.duration,
                                 server: address, diskCache: command.noDiskCache ? nil : cacheFolder.path,
                                 rounds: command.rounds, orders: orders.map { $0.map(\.rawValue) },
-                                progressive: command.progressive ? DemoCommand.progressiveScale : nil),
+                                progressive: command.progressive ? DemoCommand.progressiveScale : nil,
+                                connectionDrops: command.flakyNetwork.connectionDrops.map {
+                                    .init(rate: $0.rate, seed: $0.seed, points: $0.points.map(\.rawValue))
+                                },
+                                retry: command.flakyNetwork.retry),
                 strategies: metrics, pictures: pictures)
             print(command.output.json ? report.json : report.text)
         }
@@ -257,6 +264,7 @@ struct DemoCommand: AsyncParsableCommand {
             configuration.diskCache = diskCache
             if command.noResume { configuration.resumableData = nil }
             configuration.isProgressiveDecodingEnabled = command.progressive
+            configuration.retryPolicy = command.flakyNetwork.retryPolicy
             let pipeline = ImagePipeline(configuration: configuration)
             switch kind {
             case .naive: return (NaiveFeedStrategy(catalog: catalog, server: server), nil)

@@ -83,7 +83,32 @@ package struct FeedMetrics: Codable, Sendable {
         package init() {}
     }
 
+    /// What the row visits of ``TimeToImage`` showed as their rest ended.
+    package struct RowsAtRest: Codable, Sendable, Equatable {
+        /// Their own image.
+        package var shown = 0
+        /// A failure (the load ended in an error).
+        package var failed = 0
+        /// Anything else: a placeholder, nothing, a preview, another row's image.
+        package var waiting = 0
+
+        package init(shown: Int = 0, failed: Int = 0, waiting: Int = 0) {
+            self.shown = shown
+            self.failed = failed
+            self.waiting = waiting
+        }
+    }
+
     package var timeToImageAtRestMs: TimeToImage
+    /// How the rows on screen at each rest ended it: the images a user saw, or not.
+    package var rowsAtRest = RowsAtRest()
+    /// Loads that ended in an error, attempts beyond the first over the images shown, and
+    /// requests the server dropped on purpose.
+    package var failures = 0
+    /// ``failures`` by kind of error, such as `truncatedData` (summed over rounds).
+    package var failureKinds: [String: Int] = [:]
+    package var retries = 0
+    package var droppedRequests = 0
     /// Every row visit scored in ``timeToImageAtRestMs``, in script order (one round's; empty
     /// for figures combined over rounds: see ``perRound``).
     package var restSamples: [RestSample] = []
@@ -134,10 +159,16 @@ package struct FeedMetrics: Codable, Sendable {
         var restRows = Set<Int>()
         for (restIndex, rest) in script.restPeriods.enumerated() {
             let offset = script.moment(at: rest.start, maxOffset: maxOffset).offset
+            let lastFrame = recording.frames.last { $0.time <= rest.end }
             for row in FeedScript.visibleRows(offset: offset, viewportRows: viewportRows, rows: rows) {
                 guard let since = recording.entries[row]?.last(where: { $0 <= rest.end }),
                       seen.insert([Double(row), since]).inserted else { continue }
                 restRows.insert(row)
+                switch lastFrame?.rows.first(where: { $0.row == row })?.state {
+                case .image(let fingerprint) where truth[row] == fingerprint: rowsAtRest.shown += 1
+                case .failure: rowsAtRest.failed += 1
+                default: rowsAtRest.waiting += 1
+                }
                 let end = min(rest.end, recording.seconds)
                 let shown = correct[row]?.first(where: { $0 >= since }).flatMap { $0 <= end ? $0 : nil }
                 if let shown {
@@ -188,6 +219,10 @@ package struct FeedMetrics: Codable, Sendable {
         peakConcurrentDownloads = recording.maxInFlight
         sources = recording.sources
         seconds = recording.seconds
+        failures = recording.failures
+        failureKinds = recording.failureKinds
+        retries = recording.retries
+        droppedRequests = recording.droppedRequests
     }
 
     /// The median of `values`; 0 for none.
@@ -245,6 +280,13 @@ package struct FeedMetrics: Codable, Sendable {
         combined.bytesByUse.predictedNeverShown = median(uses.map(\.predictedNeverShown))
         combined.bytesByUse.otherNeverShown = median(uses.map(\.otherNeverShown))
         combined.restSamples = []
+        let atRest = rounds.map(\.rowsAtRest)
+        combined.rowsAtRest = RowsAtRest(shown: median(atRest.map(\.shown)), failed: median(atRest.map(\.failed)),
+                                         waiting: median(atRest.map(\.waiting)))
+        combined.failures = median(rounds.map(\.failures))
+        combined.failureKinds = rounds.map(\.failureKinds).reduce(into: [:]) { $0.merge($1, uniquingKeysWith: +) }
+        combined.retries = median(rounds.map(\.retries))
+        combined.droppedRequests = median(rounds.map(\.droppedRequests))
         combined.requests = median(rounds.map(\.requests))
         combined.peakConcurrentDownloads = median(rounds.map(\.peakConcurrentDownloads))
         let sourceNames = Set(rounds.flatMap(\.sources.keys))

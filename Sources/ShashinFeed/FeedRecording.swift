@@ -58,6 +58,12 @@ package struct FeedRecording: Sendable {
     package var requests = 0
     package var maxInFlight = 0
     package var sources: [String: Int] = [:]
+    /// Loads that ended in an error, retries of the images shown, and requests the server
+    /// dropped on purpose (`ConnectionDrops`), by the end of the script.
+    package var failures = 0
+    package var failureKinds: [String: Int] = [:]
+    package var retries = 0
+    package var droppedRequests = 0
     package var seconds = 0.0
 
     package init(strategy: String) {

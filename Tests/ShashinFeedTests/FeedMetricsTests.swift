@@ -64,6 +64,30 @@ struct FeedMetricsTests {
         #expect(abs(t.max - 500) < 1e-6)
     }
 
+    @Test func rowsAtRestAreScoredByWhatTheLastFrameOfTheRestShowed() {
+        var recording = FeedRecording(strategy: "test")
+        recording.seconds = 2.6
+        recording.entries = [0: [0], 1: [0], 5: [1.45], 6: [1.45]]
+        recording.frames = [
+            // First rest: row 0 shows its own image, row 1 failed after showing a placeholder.
+            Self.frame(0.5, [(0, .placeholder), (1, .placeholder)]),
+            Self.frame(0.99, [(0, .image(fingerprint: 1000)), (1, .failure)]),
+            Self.frame(1.2, [(0, .failure), (1, .failure)]), // moving: not a rest's last frame
+            // Second rest: row 5 shows row 6's image (not its own), row 6 still waits.
+            Self.frame(2.49, [(5, .image(fingerprint: 1006)), (6, .placeholder)]),
+            Self.frame(2.55, [(5, .image(fingerprint: 1005)), (6, .image(fingerprint: 1006))]), // after the rest
+        ]
+        recording.failures = 1
+        recording.retries = 2
+        recording.droppedRequests = 3
+        let metrics = Self.metrics(recording)
+        #expect(metrics.rowsAtRest == FeedMetrics.RowsAtRest(shown: 1, failed: 1, waiting: 2))
+        #expect(metrics.failures == 1 && metrics.retries == 2 && metrics.droppedRequests == 3)
+        let twice = FeedMetrics.combining([metrics, metrics])
+        #expect(twice.rowsAtRest == metrics.rowsAtRest)
+        #expect(twice.droppedRequests == 3)
+    }
+
     @Test func wrongRowImagesCountOncePerVisitAndWrongFramesEveryFrame() {
         let frames = [
             Self.frame(0.00, [(3, .image(fingerprint: 1004)), (4, .placeholder)]), // row 3 shows row 4's image

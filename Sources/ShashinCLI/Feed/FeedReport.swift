@@ -22,6 +22,16 @@ struct FeedReport {
         /// With `--progressive`: how much larger (each side) the rows' progressive JPEGs are;
         /// `nil` without it.
         var progressive: Int?
+        /// The connections the server dropped on purpose (`--drop-rate`), or `nil` for none.
+        var connectionDrops: Drops?
+        /// Whether the pipeline strategies retried failed downloads (`--retry`).
+        var retry: Bool
+
+        struct Drops: Codable {
+            var rate: Double
+            var seed: UInt64
+            var points: [String]
+        }
     }
 
     let settings: Settings
@@ -61,6 +71,10 @@ struct FeedReport {
             ?? "disk caches: none")
         if let scale = s.progressive {
             lines.append("progressive: the JPEG rows are progressive JPEGs at \(scale)× the pixel size; the pipeline strategies show previews")
+        }
+        if let drops = s.connectionDrops {
+            lines.append("flaky network: the server drops \(String(format: "%g", drops.rate * 100)) % of requests (seed \(drops.seed), "
+                + "\(drops.points.joined(separator: " or "))); pipeline retries \(s.retry ? "on (RetryPolicy())" : "off")")
         }
         if s.rounds > 1 {
             lines.append("\(s.rounds) rounds, orders " + s.orders.map { $0.joined(separator: " → ") }.joined(separator: "; ")
@@ -115,6 +129,17 @@ struct FeedReport {
             lines.append("  \(name): at rest \(Self.megabytes(u.shownAtRest)); shown only while moving \(Self.megabytes(u.shownMoving))"
                 + " (\(Self.megabytes(u.predictedShownMoving)) of it predicted); never shown: predicted \(Self.megabytes(u.predictedNeverShown)),"
                 + " other \(Self.megabytes(u.otherNeverShown))")
+        }
+        if s.connectionDrops != nil || s.retry {
+            lines.append("rows at rest (each row visit during a rest, as the rest ended): own image / failure shown / still waiting; "
+                + "requests dropped by the server; failures shown; retries of the images shown:")
+            for (name, m) in strategies {
+                let r = m.rowsAtRest
+                lines.append("  \(name): \(r.shown) / \(r.failed) / \(r.waiting) of \(r.shown + r.failed + r.waiting); "
+                    + "\(m.droppedRequests) dropped; \(m.failures) failures"
+                    + (m.failureKinds.isEmpty ? "" : " (" + m.failureKinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
+                    + "; \(m.retries) retries")
+            }
         }
         lines.append("slowest rows at rest, each round (rest #, row: ms to image, ms from on screen to its request):")
         for (name, m) in strategies {

@@ -54,6 +54,10 @@ final class FeedRun {
         recording.requests = server.totalRequests
         recording.maxInFlight = server.maxInFlight
         recording.sources = strategy.sources
+        recording.failures = strategy.failures
+        recording.failureKinds = strategy.failureKinds
+        recording.retries = strategy.retries
+        recording.droppedRequests = server.droppedRequests
         for row in 0..<rows {
             let bytes = server.bytesSent(for: path(of: row))
             if bytes > 0 || recording.predictedRows.contains(row) { recording.bytesByRow[row] = bytes }

@@ -19,6 +19,13 @@ protocol FeedStrategy: AnyObject {
     func isInMemory(_ row: Int) -> Bool
     /// Where shown images came from (`network`, `memory`, ...), counted.
     var sources: [String: Int] { get }
+    /// Loads that ended in an error (not cancelled): a row left with its failure.
+    var failures: Int { get }
+    /// The failures by kind of error.
+    var failureKinds: [String: Int] { get }
+    /// Download attempts beyond the first, summed over the images shown (a pipeline's
+    /// `ImageTimings.attempts - 1`); 0 for a strategy that never retries.
+    var retries: Int { get }
     /// Stops all work (the script is over).
     func finish() async
 }

@@ -13,6 +13,11 @@ import Shashin
 final class NaiveFeedStrategy: FeedStrategy {
     let name = "naive"
     private(set) var sources: [String: Int] = [:]
+    private(set) var failures = 0
+    /// Naive loads fail silently: no kinds are told apart.
+    var failureKinds: [String: Int] { failures > 0 ? ["any": failures] : [:] }
+    /// A data task is never tried again.
+    let retries = 0
     private let catalog: FeedCatalog
     private let server: ImageServer
     /// No `URLCache` (Foundation on Linux keeps one on disk for default sessions): the baseline
@@ -38,8 +43,12 @@ final class NaiveFeedStrategy: FeedStrategy {
         }
         cell.displayPlaceholder(nil)
         let thumbnail = catalog.thumbnail
-        let task = session.dataTask(with: catalog.url(of: row, on: server)) { data, _, _ in
-            guard let data, let image = try? FeedCatalog.decode(data, thumbnail: thumbnail) else { return }
+        let task = session.dataTask(with: catalog.url(of: row, on: server)) { data, _, error in
+            guard let data, error == nil, let image = try? FeedCatalog.decode(data, thumbnail: thumbnail) else {
+                // Only `finish` cancels a naive load, after the run's figures are taken.
+                Task { @MainActor in self.failures += 1 }
+                return
+            }
             Task { @MainActor in
                 self.cache[row] = image
                 self.sources["network", default: 0] += 1

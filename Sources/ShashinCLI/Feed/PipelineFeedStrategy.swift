@@ -9,6 +9,10 @@ import Shashin
 final class PipelineFeedStrategy: FeedStrategy {
     let name = "pipeline"
     private(set) var sources: [String: Int] = [:]
+    private(set) var failures = 0
+    /// The failures by kind of error, such as `truncatedData` or `networkFailure -1011`.
+    private(set) var failureKinds: [String: Int] = [:]
+    private(set) var retries = 0
     let pipeline: ImagePipeline
     private let catalog: FeedCatalog
     private let server: ImageServer
@@ -24,10 +28,29 @@ final class PipelineFeedStrategy: FeedStrategy {
         if let binding = bindings[cell.id] { return binding }
         let binding = ImageBinding(target: cell, pipeline: pipeline)
         binding.onCompletion = { [weak self] result in
-            if case .success(let response) = result { self?.sources[response.source.rawValue, default: 0] += 1 }
+            guard let self else { return }
+            switch result {
+            case .success(let response):
+                sources[response.source.rawValue, default: 0] += 1
+                retries += max(0, response.timings.attempts - 1)
+            case .failure(let error):
+                failures += 1 // a binding reports no cancellation here
+                failureKinds[Self.kind(of: error), default: 0] += 1
+            }
         }
         bindings[cell.id] = binding
         return binding
+    }
+
+    /// A short name for `error`'s kind: the case of an `ImagePipelineError` (with the code of a
+    /// network failure, the status of an HTTP one), or the error's type.
+    static func kind(of error: any Error) -> String {
+        guard let error = error as? ImagePipelineError else { return String(describing: type(of: error)) }
+        switch error {
+        case .networkFailure(let code, _): return "networkFailure \(code)"
+        case .httpStatus(let status): return "httpStatus \(status)"
+        default: return Mirror(reflecting: error).children.first?.label ?? String(describing: error)
+        }
     }
 
     func configure(_ cell: FeedCell, row: Int) {

@@ -12,6 +12,9 @@ import Shashin
 final class ShashinFeedStrategy: FeedStrategy {
     let name = "shashin"
     var sources: [String: Int] { cells.sources }
+    var failures: Int { cells.failures }
+    var failureKinds: [String: Int] { cells.failureKinds }
+    var retries: Int { cells.retries }
     private let cells: PipelineFeedStrategy
     let loader: VisibleItemsLoader<Int>
 

@@ -200,6 +200,13 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
         if message.localizedCaseInsensitiveContains("Too large response headers") {
             return .invalidResponse(reason: "the header section is larger than libcurl accepts (300 KB in all): \(message)")
         }
+        if message.localizedCaseInsensitiveContains("Empty reply from server") {
+            // libcurl's "got nothing": the connection closed before a byte of the response. Foundation
+            // on Linux calls it a bad server response; Apple's URLSession and the AsyncHTTPClient
+            // loader call it a lost connection, which a `RetryPolicy` retries, and so it is here.
+            return .networkFailure(code: URLError.networkConnectionLost.rawValue,
+                                   message: "The server closed the connection before sending a response")
+        }
         if message.localizedCaseInsensitiveContains("unencoding") || message.localizedCaseInsensitiveContains("content encoding") {
             return .invalidResponse(reason: "the compressed body (Content-Encoding) is damaged or in an unknown encoding: \(message)")
         }
