@@ -187,6 +187,36 @@ extension APNGComposition {
         #expect(pipeline.cachedImage(for: streamed)?.animation?.isStreamed == true)
     }
 
+    /// A streamed thumbnail is not stored as a processed result (a still there would read back
+    /// without its frames): the next pipeline streams it again from the original on disk.
+    @Test func aStreamedThumbnailStreamsAgainFromTheOriginalOnDisk() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let gif = try AnimatedFiles.make(.gif, frames: AnimatedImages.quadrantFrames(count: 4, width: 32, height: 24), delays: nil, loop: 0)
+        let disk = try DiskCache(directory: directory)
+        var request = ImageRequest(url: Self.url, thumbnail: ThumbnailOptions(maxPixelSize: 16))
+        request.animationDelivery = .frameSource
+        let first = Self.pipeline(gif) { $0.diskCache = disk; $0.diskCachePolicy = .all }
+        #expect(try await first.response(for: request).animation?.isStreamed == true)
+        try await waitForBackgroundWork(first)
+        #expect(try disk.entries().map(\.key).allSatisfy { !$0.hasPrefix("processed ") }, "no processed still was stored")
+
+        let offline = Self.pipeline(Data()) { $0.diskCache = disk; $0.diskCachePolicy = .all }
+        let again = try await offline.response(for: request)
+        #expect(again.source == .disk)
+        let source = try #require(again.animation?.frameSource)
+        #expect(source.frameCount == 4 && again.image.width == 16)
+        #expect(try source.makeBuffer().frame(at: 3).width == 16)
+    }
+
+    func waitForBackgroundWork(_ pipeline: ImagePipeline) async throws {
+        let deadline = Date().addingTimeInterval(60)
+        while pipeline.backgroundWorkCount > 0 {
+            guard Date() < deadline else { Issue.record("background work did not end"); return }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+    }
+
     @Test func overTheByteBudgetTheDefaultDeliveryStreams() async throws {
         let gif = try AnimatedFiles.make(.gif, frames: AnimatedImages.quadrantFrames(count: 4, width: 32, height: 24), delays: nil, loop: 0)
         let tight = Self.pipeline(gif) { $0.maxAnimationByteCount = 4 * 32 * 24 * 4 - 1 }
