@@ -45,8 +45,16 @@ extension VipsImageDecoder {
                 return .firstFrameOnly(ImageAnimation(format: loader.format, frameCount: frameCount, data: data,
                                                       loopCount: loopCount, shortfall: shortfall))
             case .frameSource:
-                return .animated(try streamed(data: data, loader: loader, frameCount: frameCount, isCut: isCut, scale: scale,
-                                              canvas: (width, height), target: target, loopCount: loopCount, context: context))
+                do {
+                    return .animated(try streamed(data: data, loader: loader, frameCount: frameCount, isCut: isCut, scale: scale,
+                                                  canvas: (width, height), target: target, loopCount: loopCount, context: context))
+                } catch let failure as DecodingFailure where failure.stage == .header {
+                    // libvips cannot lay out every frame (more than it counts, say): the still
+                    // path decodes the first frame, and the animation says the rest is lost.
+                    _ = VipsErrorBuffer.take()
+                    return .firstFrameOnly(ImageAnimation(format: loader.format, frameCount: frameCount, data: data,
+                                                          loopCount: loopCount, shortfall: .damaged(decodedFrames: 1)))
+                }
             case .allFrames:
                 break
             }

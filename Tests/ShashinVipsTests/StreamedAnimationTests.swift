@@ -103,6 +103,24 @@ extension APNGComposition {
         #expect(buffer.decodedFrameCount <= 600 + AnimationFrameBuffer.defaultCapacity)
     }
 
+    /// 6,000 one-pixel frames: more than libvips lays out in one load. The decode never fails
+    /// for it: it streams what libvips gives, or falls back to the first frame.
+    @Test func aGIFOfThousandsOfTinyFramesStreamsOrKeepsItsFirstFrame() throws {
+        let writer = AnimatedGIFWriter(width: 16, height: 16)
+        let frames = [AnimatedGIFWriter.Frame(x: 0, y: 0, width: 16, height: 16, indices: [UInt8](repeating: 0, count: 256))]
+            + (1..<6_000).map { AnimatedGIFWriter.Frame(x: $0 % 16, y: $0 / 16 % 16, width: 1, height: 1, indices: [UInt8(1 + $0 % 3)], centiseconds: 2) }
+        let image = try StreamedFixtures.decode(writer.data(frames), .frameSource)
+        let animation = try #require(image.animation)
+        #expect(image.width == 16 && animation.frameCount == 6_000)
+        print("6,000 one-pixel GIF frames, streamed: \(animation.frameSource.map { "\($0.frameCount) frames play" } ?? "first frame only")")
+        if let source = animation.frameSource {
+            #expect(source.frameCount > 1)
+            _ = try source.makeBuffer().frame(at: source.frameCount - 1)
+        } else {
+            #expect(animation.shortfall == .damaged(decodedFrames: 1) && animation.playableFrames == nil)
+        }
+    }
+
     @Test func aGIFCutShortStreamsItsCompleteFramesAndFailsPastThem() throws {
         let gif = try AnimatedFiles.make(.gif, frames: AnimatedImages.quadrantFrames(count: 6, width: 32, height: 24), delays: nil, loop: 0)
         let cut = gif.prefix(gif.count * 2 / 3)
