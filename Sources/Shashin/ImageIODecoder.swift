@@ -15,8 +15,9 @@ import AppKit
 /// as libjpeg demands on Linux); `allowsUpscaling` enlarges a smaller image to the thumbnail size;
 /// colours are converted to sRGB (a Display P3 photo gives its sRGB colours, as on Linux); an
 /// animated GIF, WebP or PNG (APNG) gives its first frame with `animation` holding every frame
-/// at the same size (see `ImageIOAnimation`), or the first only when over the budgets. Images
-/// have the context's scale (`ImageDecodingContext.scale`: the thumbnail's, else 1).
+/// at the same size (see `ImageIOAnimation`), or the first only when over the budgets, or a
+/// frame source that decodes frames while they play, as the context's `animationDelivery` says.
+/// Images have the context's scale (`ImageDecodingContext.scale`: the thumbnail's, else 1).
 /// AVIF needs iOS 16, tvOS 16 or macOS 13; earlier systems fail with a reason that says so.
 ///
 /// ```swift

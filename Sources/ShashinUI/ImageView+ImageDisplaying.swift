@@ -33,15 +33,13 @@ private nonisolated(unsafe) var playerKey: UInt8 = 0
 
 extension UIImageView {
     /// Shows `image`, cross-dissolving for a fade, through the view's ``ImageViewTransition``
-    /// for `.custom`; an animation with decoded frames plays at the image's scale (see
-    /// `ImageAnimation.animatedImage(scale:)`), and a streamed one through an `AnimationPlayer`
-    /// that sets each frame as it is decoded, while the view is in a window.
+    /// for `.custom`; an animation (decoded up front or streamed) then plays at the image's scale
+    /// through an `AnimationPlayer`, which sets each frame for its own duration, honours the loop
+    /// count (a `UIImage.animatedImage` has neither) and draws only while the view is in a window.
     fileprivate func shashinDisplay(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
         if let contentMode { self.contentMode = contentMode.viewContentMode }
         shashinPlayer?.stop()
-        let still = image
-        let image = image.animation?.animatedImage(scale: Double(image.scale)) ?? image
-        defer { playStreamed(still) }
+        defer { playAnimation(of: image) }
         switch transition {
         case .none:
             self.image = image
@@ -59,16 +57,16 @@ extension UIImageView {
         }
     }
 
-    /// Plays `image`'s animation when it is streamed (its frames decode while they play).
-    private func playStreamed(_ image: PlatformImage) {
-        guard let animation = image.animation, animation.isStreamed else { return }
+    /// Plays `image`'s animation, when it has frames to play.
+    private func playAnimation(of image: PlatformImage) {
+        guard let animation = image.animation, animation.playableFrames != nil else { return }
         let player = shashinPlayer ?? AnimationPlayer()
         shashinPlayer = player
         player.play(animation, scale: Double(image.scale), show: { [weak self] frame in self?.image = frame },
                     isVisible: { [weak self] in self.map { $0.window != nil } })
     }
 
-    /// The player of this view's streamed animation, made on its first one.
+    /// The player of this view's animations, made on its first one.
     private var shashinPlayer: AnimationPlayer? {
         get { objc_getAssociatedObject(self, &playerKey) as? AnimationPlayer }
         set { objc_setAssociatedObject(self, &playerKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC) }

@@ -4,7 +4,8 @@ import ShashinCore
 
 /// Animated GIF and WebP: every frame decoded (libvips composes each onto the canvas as the
 /// file's disposal and blending say), shrunk to the thumbnail size one at a time, with the
-/// file's per-frame delays and loop count.
+/// file's per-frame delays and loop count; or, as the context's animation plan says, the first
+/// frame with a frame source (`VipsAnimationFrames`), or the first frame only.
 extension VipsImageDecoder {
     /// What the animation path made of a GIF or WebP.
     enum AnimatedDecode {
@@ -45,8 +46,16 @@ extension VipsImageDecoder {
                 return .firstFrameOnly(ImageAnimation(format: loader.format, frameCount: frameCount, data: data,
                                                       loopCount: loopCount, shortfall: shortfall))
             case .frameSource:
-                return .animated(try streamed(data: data, loader: loader, frameCount: frameCount, isCut: isCut, scale: scale,
-                                              canvas: (width, height), target: target, loopCount: loopCount, context: context))
+                do {
+                    return .animated(try streamed(data: data, loader: loader, frameCount: frameCount, isCut: isCut, scale: scale,
+                                                  canvas: (width, height), target: target, loopCount: loopCount, context: context))
+                } catch let failure as DecodingFailure where failure.stage == .header {
+                    // libvips cannot lay out every frame (more than it counts, say): the still
+                    // path decodes the first frame, and the animation says the rest is lost.
+                    _ = VipsErrorBuffer.take()
+                    return .firstFrameOnly(ImageAnimation(format: loader.format, frameCount: frameCount, data: data,
+                                                          loopCount: loopCount, shortfall: .damaged(decodedFrames: 1)))
+                }
             case .allFrames:
                 break
             }
@@ -127,7 +136,7 @@ extension VipsImageDecoder {
 
     /// Frame `page` of `strip`, upright, RGBA8 and resized to `target`.
     static func decodeFrame(_ strip: VipsImagePointer, page: Int, width: Int, pageHeight: Int,
-                                    target: (width: Int, height: Int), maxPixelCount: Int, in scope: VipsImageScope) throws -> Bitmap {
+                            target: (width: Int, height: Int), maxPixelCount: Int, in scope: VipsImageScope) throws -> Bitmap {
         let cut = try during(.pixels) {
             try scope.make { shashin_extract_area(strip, $0, 0, Int32(page * pageHeight), Int32(width), Int32(pageHeight)) }
         }

@@ -7,7 +7,9 @@ import ShashinCore
 /// An animated GIF, WebP or PNG (APNG) gives its first frame, with `Bitmap.animation` holding
 /// every frame at the same size, their durations and the loop count (or, over `maxPixelCount`
 /// across all frames or `maxAnimationByteCount`, the first frame only, flagged; for an APNG
-/// that is its default image, the still a viewer without APNG support shows). HEIC and AVIF
+/// that is its default image, the still a viewer without APNG support shows). The context's
+/// `animationDelivery` can ask instead for a frame source that decodes frames while they play
+/// (`VipsAnimationFrames`, `APNGFrames`), or for the first frame only. HEIC and AVIF
 /// need libvips' libheif module; without it they fail with `.decodingFailed` saying what to install.
 ///
 /// Plain JPEGs (greyscale, YCbCr or RGB, upright or with an EXIF orientation) skip libvips:

@@ -103,6 +103,24 @@ extension APNGComposition {
         #expect(buffer.decodedFrameCount <= 600 + AnimationFrameBuffer.defaultCapacity)
     }
 
+    /// 6,000 one-pixel frames: more than libvips lays out in one load. The decode never fails
+    /// for it: it streams what libvips gives, or falls back to the first frame.
+    @Test func aGIFOfThousandsOfTinyFramesStreamsOrKeepsItsFirstFrame() throws {
+        let writer = AnimatedGIFWriter(width: 16, height: 16)
+        let frames = [AnimatedGIFWriter.Frame(x: 0, y: 0, width: 16, height: 16, indices: [UInt8](repeating: 0, count: 256))]
+            + (1..<6_000).map { AnimatedGIFWriter.Frame(x: $0 % 16, y: $0 / 16 % 16, width: 1, height: 1, indices: [UInt8(1 + $0 % 3)], centiseconds: 2) }
+        let image = try StreamedFixtures.decode(writer.data(frames), .frameSource)
+        let animation = try #require(image.animation)
+        #expect(image.width == 16 && animation.frameCount == 6_000)
+        print("6,000 one-pixel GIF frames, streamed: \(animation.frameSource.map { "\($0.frameCount) frames play" } ?? "first frame only")")
+        if let source = animation.frameSource {
+            #expect(source.frameCount > 1)
+            _ = try source.makeBuffer().frame(at: source.frameCount - 1)
+        } else {
+            #expect(animation.shortfall == .damaged(decodedFrames: 1) && animation.playableFrames == nil)
+        }
+    }
+
     @Test func aGIFCutShortStreamsItsCompleteFramesAndFailsPastThem() throws {
         let gif = try AnimatedFiles.make(.gif, frames: AnimatedImages.quadrantFrames(count: 6, width: 32, height: 24), delays: nil, loop: 0)
         let cut = gif.prefix(gif.count * 2 / 3)
@@ -185,6 +203,36 @@ extension APNGComposition {
         let response = try await pipeline.response(for: still)
         #expect(response.animation?.isFirstFrameOnly == true && response.animation?.shortfall == .firstFrameRequested)
         #expect(pipeline.cachedImage(for: streamed)?.animation?.isStreamed == true)
+    }
+
+    /// A streamed thumbnail is not stored as a processed result (a still there would read back
+    /// without its frames): the next pipeline streams it again from the original on disk.
+    @Test func aStreamedThumbnailStreamsAgainFromTheOriginalOnDisk() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let gif = try AnimatedFiles.make(.gif, frames: AnimatedImages.quadrantFrames(count: 4, width: 32, height: 24), delays: nil, loop: 0)
+        let disk = try DiskCache(directory: directory)
+        var request = ImageRequest(url: Self.url, thumbnail: ThumbnailOptions(maxPixelSize: 16))
+        request.animationDelivery = .frameSource
+        let first = Self.pipeline(gif) { $0.diskCache = disk; $0.diskCachePolicy = .all }
+        #expect(try await first.response(for: request).animation?.isStreamed == true)
+        try await waitForBackgroundWork(first)
+        #expect(try disk.entries().map(\.key).allSatisfy { !$0.hasPrefix("processed ") }, "no processed still was stored")
+
+        let offline = Self.pipeline(Data()) { $0.diskCache = disk; $0.diskCachePolicy = .all }
+        let again = try await offline.response(for: request)
+        #expect(again.source == .disk)
+        let source = try #require(again.animation?.frameSource)
+        #expect(source.frameCount == 4 && again.image.width == 16)
+        #expect(try source.makeBuffer().frame(at: 3).width == 16)
+    }
+
+    func waitForBackgroundWork(_ pipeline: ImagePipeline) async throws {
+        let deadline = Date().addingTimeInterval(60)
+        while pipeline.backgroundWorkCount > 0 {
+            guard Date() < deadline else { Issue.record("background work did not end"); return }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
     }
 
     @Test func overTheByteBudgetTheDefaultDeliveryStreams() async throws {
