@@ -44,6 +44,10 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
     case processingFailed(identifier: String, reason: String)
     /// The request allowed only cached data and there was none.
     case cacheMiss
+    /// The system refused the download because the network is constrained (Low Data Mode on
+    /// Apple platforms) and the request was sent with `allowsConstrainedNetworkAccess` off: a
+    /// request with a `lowDataSource` loads that instead; one without ends with this.
+    case networkConstrained
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -68,6 +72,8 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
             "Decoding would need about \(Self.megabytes(estimate)) at its peak, over the decode memory budget of \(Self.megabytes(budget))"
         case .processingFailed(let identifier, let reason): "Processor '\(identifier)' failed: \(reason)"
         case .cacheMiss: "No cached data and the cache policy forbids loading"
+        case .networkConstrained:
+            "The system refused the download because the network is constrained (Low Data Mode) and the request does not allow constrained network access"
         }
     }
 }
@@ -89,11 +95,14 @@ extension ImagePipelineError: LocalizedError {
 }
 
 extension ImagePipelineError {
-    /// The case a `URLError` becomes: an unsupported URL is `unsupportedScheme`, anything else a
+    /// The case a `URLError` becomes: a refusal for Low Data Mode is `networkConstrained`, an
+    /// unsupported URL is `unsupportedScheme`, anything else a
     /// `networkFailure` with its code. (Cancellation is decided by the caller, which knows whether
     /// anyone asked for it.)
     init(_ urlError: URLError) {
-        if urlError.code == .unsupportedURL {
+        if urlError.isConstrainedNetworkRefusal {
+            self = .networkConstrained
+        } else if urlError.code == .unsupportedURL {
             self = .unsupportedScheme(urlError.failingURL?.scheme ?? "")
         } else {
             self = .networkFailure(code: urlError.code.rawValue, message: urlError.localizedDescription)

@@ -49,6 +49,14 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// (`ImageSource.data(id:_:)`). The image keeps the request's `cacheKey` whichever source
     /// made it; `ImageResponse.imageSource` says which did. Default none.
     public var alternativeSources: [ImageSource] = []
+    /// What loads instead of the request's sources while the network is constrained: while the
+    /// configuration's `networkConstraint` is on, or (Apple platforms) when the system refuses
+    /// the download because Low Data Mode is on, for which the request's URL sources are sent
+    /// with `allowsConstrainedNetworkAccess` off. An image of the request's `cacheKey` already in
+    /// memory is shown instead. The low-data image is cached under its own key (its source, its
+    /// thumbnail, the request's processors), so it never answers a load at full quality;
+    /// `ImageResponse.isLowData` tells it. Default `nil`: constraints change nothing.
+    public var lowDataSource: LowDataSource?
     /// The primary source when it is an app's closure (`init(id:data:)`); `nil` for a URL.
     var dataSource: ImageSource.DataSource?
 
