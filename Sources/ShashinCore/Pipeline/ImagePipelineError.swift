@@ -34,6 +34,12 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
     case destinationRefused(host: String, address: String)
     /// The bytes are not an image the decoder can read; `format` is what was sniffed, if anything.
     case decodingFailed(format: ImageFormat?, reason: String)
+    /// The data is a video (`format`, sniffed from its first bytes) and this platform has no
+    /// video decoder: `ImageDecoderRegistry.videoDecoder` is `nil`, as it is on Linux (on Apple
+    /// platforms `import Shashin` decodes a video's frame through AVFoundation).
+    case videoNotSupported(VideoFormat)
+    /// The video decoder could not make a frame of the `format` video; `reason` says why.
+    case videoDecodingFailed(format: VideoFormat, reason: String)
     /// The image declares more pixels than the configured limit (a decompression bomb guard).
     case imageTooLarge(width: Int, height: Int, limit: Int)
     /// Decoding the image would take about `estimate` bytes at its peak (from its header: size,
@@ -67,6 +73,13 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
         case .destinationRefused(let host, let address):
             "Refused to connect to \(host) (\(address)): the destination policy forbids loopback, private, link-local and metadata addresses"
         case .decodingFailed(let format, let reason): "Failed to decode \(format.map { "\($0) " } ?? "unrecognised ")data: \(reason)"
+        case .videoNotSupported(let format):
+            #if os(Linux)
+            "The data is a \(format) video, and video is not supported on Linux: Shashin decodes a video's frame only on Apple platforms (AVFoundation)"
+            #else
+            "The data is a \(format) video, and no video decoder is configured (ImageDecoderRegistry.videoDecoder)"
+            #endif
+        case .videoDecodingFailed(let format, let reason): "Failed to take a frame of the \(format) video: \(reason)"
         case .imageTooLarge(let width, let height, let limit): "Image of \(width)×\(height) pixels exceeds the limit of \(limit) pixels"
         case .decodeMemoryExceeded(let estimate, let budget):
             "Decoding would need about \(Self.megabytes(estimate)) at its peak, over the decode memory budget of \(Self.megabytes(budget))"
