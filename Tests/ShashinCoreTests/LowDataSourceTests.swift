@@ -170,6 +170,50 @@ struct LowDataSourceTests {
         #expect(loader.startedURLs == [Self.lowURL])
     }
 
+    @Test func constrainedShowsTheRequestsImageFromTheDiskCacheWithoutTheNetwork() async throws {
+        let full = full, small = small
+        let disk = InMemoryDataCache()
+        let loader = ScriptedHTTPLoader { request in
+            request.url == Self.lowURL ? .init(body: small) : .init(headers: ["Cache-Control": "max-age=600"], body: full)
+        }
+        func pipeline(constrained: Bool) -> ImagePipeline {
+            var configuration = ImagePipeline.Configuration(decoder: TestDecoder())
+            configuration.dataLoader = loader
+            configuration.memoryCache = MemoryCache(costLimit: 10 << 20)
+            configuration.diskCache = disk
+            configuration.networkConstraint = NetworkConstraint(isConstrained: constrained)
+            return ImagePipeline(configuration: configuration)
+        }
+        _ = try await pipeline(constrained: false).response(for: request())
+        // After a relaunch (memory empty), on a constrained network: the stored full image.
+        let stored = try await pipeline(constrained: true).response(for: request())
+        #expect(!stored.isLowData && stored.source == .disk && stored.image.pixelWidth == 8)
+        #expect(loader.requests.map(\.url) == [Self.primaryURL])
+        // A request that may not read the disk goes to its low-data source.
+        var skipsDisk = request()
+        skipsDisk.options = .disableDiskCacheReads
+        #expect(try await pipeline(constrained: true).response(for: skipsDisk).isLowData)
+        #expect(loader.requests.map(\.url) == [Self.primaryURL, Self.lowURL])
+    }
+
+    /// Only Apple's URLSession knows `allowsConstrainedNetworkAccess`: there the request's own
+    /// source is sent with it off, and shares no download with a request sent with it on.
+    @Test func theSystemMayRefuseOnlyARequestWithALowDataSource() async throws {
+        let (pipeline, loader, _, _) = fixture(constrained: false)
+        _ = try await pipeline.response(for: request())
+        var plain = ImageRequest(url: Self.primaryURL, thumbnail: .init(maxPixelSize: 4))
+        _ = try await pipeline.response(for: plain)
+        #expect(loader.requests.count == 2)
+        #if canImport(FoundationNetworking)
+        #expect(!loader.requests.contains { $0.refusesConstrainedNetwork })
+        #expect(CacheKeys(rule: nil).fetchKey(for: request().refusingConstrainedNetwork()) == CacheKeys(rule: nil).fetchKey(for: plain))
+        #else
+        #expect(loader.requests.map(\.allowsConstrainedNetworkAccess) == [false, true])
+        plain.lowDataSource = .url(Self.lowURL)
+        #expect(CacheKeys(rule: nil).fetchKey(for: plain.refusingConstrainedNetwork()) != CacheKeys(rule: nil).fetchKey(for: plain))
+        #endif
+    }
+
     @Test func theSwitchIsSafeToFlipFromManyThreads() async {
         let constraint = NetworkConstraint()
         await withTaskGroup(of: Void.self) { group in

@@ -7,8 +7,9 @@ import Shashin
 import Testing
 
 /// Low data over real HTTP (`ImageRequest.lowDataSource`, `NetworkConstraint`): the switch picks
-/// the low-data source and the primary is never requested; off, the primary loads; the switch
-/// flips between requests; the low-data image is never stored under the primary's keys.
+/// the low-data source and the primary is never requested (unless the disk cache already has it);
+/// off, the primary loads; the switch flips between requests; the low-data image is never
+/// stored under the primary's keys.
 @Suite("Over HTTP: a constrained network loads the low-data source")
 struct LiveLowDataTests {
     /// A server with a 200×150 primary and an 80×60 low-data rendition, and a request for both.
@@ -108,6 +109,23 @@ struct LiveLowDataTests {
         #expect(stored.isLowData && stored.source == .disk && stored.image.testBitmap.width == 80)
         #expect(fixture.server.requestCount(for: "/full.jpg") == 0)
         #expect(fixture.server.requestCount(for: "/small.jpg") == 1)
+        try await fixture.finish()
+    }
+
+    @Test("constrained, the full image stored on disk is shown and nothing is requested", arguments: LoaderFactory.all)
+    func storedPrimaryWins(loader: LoaderFactory) async throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disk = try DiskCache(directory: folder)
+        let (fixture, request, constraint) = try await start(loader, constrained: false, disk: disk)
+        #expect(try await fixture.pipeline.response(for: request).source == .network)
+        constraint.isConstrained = true
+        var skipsMemory = request
+        skipsMemory.options = .disableMemoryCacheReads
+        let stored = try await fixture.pipeline.response(for: skipsMemory)
+        #expect(!stored.isLowData && stored.source == .disk && stored.image.testBitmap.width == 200)
+        #expect(fixture.server.requestCount(for: "/full.jpg") == 1)
+        #expect(fixture.server.requestCount(for: "/small.jpg") == 0)
         try await fixture.finish()
     }
 }

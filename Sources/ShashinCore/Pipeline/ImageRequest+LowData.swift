@@ -28,6 +28,18 @@ extension ImageRequest {
         return request
     }
 
+    /// This request answered from the disk cache alone, with any stored response however old
+    /// (`returnCacheDataDontLoad`) and without its alternative sources; `nil` when the request
+    /// does not read the disk cache (its options or a reload policy say so).
+    var fromDiskOnly: ImageRequest? {
+        guard !options.contains(.disableDiskCacheReads), cachePolicy != .reloadIgnoringCacheData,
+              cachePolicy != .reloadRevalidatingCacheData else { return nil }
+        var request = self
+        request.cachePolicy = .returnCacheDataDontLoad
+        request.alternativeSources = []
+        return request
+    }
+
     /// This request with its URL sources sent so that the system refuses them on a constrained
     /// network (`allowsConstrainedNetworkAccess` off; the refusal is
     /// `ImagePipelineError.networkConstrained`). Only Apple's URLSession knows the switch: on

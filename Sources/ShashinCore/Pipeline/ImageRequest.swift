@@ -52,8 +52,9 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// What loads instead of the request's sources while the network is constrained: while the
     /// configuration's `networkConstraint` is on, or (Apple platforms) when the system refuses
     /// the download because Low Data Mode is on, for which the request's URL sources are sent
-    /// with `allowsConstrainedNetworkAccess` off. An image of the request's `cacheKey` already in
-    /// memory is shown instead. The low-data image is cached under its own key (its source, its
+    /// with `allowsConstrainedNetworkAccess` off. The request's own image, when it is in memory or
+    /// (with the switch on) in the disk cache, is shown instead: it costs no network. Image
+    /// tasks only: `data(for:)` loads the request's own source. The low-data image is cached under its own key (its source, its
     /// thumbnail, the request's processors), so it never answers a load at full quality;
     /// `ImageResponse.isLowData` tells it. Default `nil`: constraints change nothing.
     public var lowDataSource: LowDataSource?

@@ -6,8 +6,9 @@ import FoundationNetworking
 /// Low data (`ImageRequest.lowDataSource`), decided per task when it starts, on `GraphActor`:
 ///
 /// - With the configuration's `networkConstraint` on, the task shows the request's image when
-///   it is in memory (it costs nothing), and otherwise loads the low-data request
-///   (`ImageRequest.lowDataRequest`): the request's own source is never asked.
+///   it is in memory or the disk cache has it (however old: it costs no network), and otherwise
+///   loads the low-data request (`ImageRequest.lowDataRequest`): the request's own source is
+///   never asked over the network.
 /// - Otherwise it loads its request sent so that the system may refuse it on a constrained
 ///   network (`refusingConstrainedNetwork`: Low Data Mode, Apple platforms), and when the
 ///   system does (`ImagePipelineError.networkConstrained`) it loads the low-data request.
@@ -29,6 +30,14 @@ extension JobGraph {
             task.finish(.success(ImageResponse(image: image, request: request, source: .memory)))
             return
         }
-        load(request.lowDataRequest(lowData), for: task, lowData: lowData)
+        guard let stored = request.fromDiskOnly, configuration.diskCache != nil else {
+            return load(request.lowDataRequest(lowData), for: task, lowData: lowData)
+        }
+        // The request's image from the disk cache alone, however old (it costs no network), else the low-data one.
+        load(stored, for: task) { [self] error in
+            guard !(error is CancellationError) else { return false }
+            load(request.lowDataRequest(lowData), for: task, lowData: lowData)
+            return true
+        }
     }
 }
