@@ -161,4 +161,19 @@ struct LiveToolTests {
         #expect(server.requestCount(for: "/full.png") == 1 && server.requestCount(for: "/small.png") == 1)
         await server.stop()
     }
+
+    @Test("fetch of a video says on Linux that video is not supported there")
+    func fetchVideo() async throws {
+        let server = ImageServer()
+        try await server.start()
+        server.setRoute("/clip.mp4", .data(LiveVideoTests.mp4Shaped, contentType: "video/mp4"))
+        let outcome = try await Self.execute(["fetch", server.url("/clip.mp4").absoluteString])
+        #expect(outcome.status != 0)
+        #if os(Linux)
+        #expect(outcome.errorOutput.contains("mp4 video, and video is not supported on Linux"), "\(outcome.errorOutput)")
+        #else
+        #expect(outcome.errorOutput.contains("Failed to take a frame of the mp4 video"), "\(outcome.errorOutput)")
+        #endif
+        await server.stop()
+    }
 }
