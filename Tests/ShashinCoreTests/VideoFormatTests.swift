@@ -42,6 +42,25 @@ struct VideoFormatTests {
         for length in 0..<TestVideos.mp4.count { _ = VideoFormat(sniffing: TestVideos.mp4.prefix(length)) }
     }
 
+    /// Random bytes, and random bytes behind a real `ftyp` header, never trap the sniffer; a
+    /// header with an image brand never reads as a video.
+    @Test func randomBytesNeverTrapTheSniffer() {
+        var state: UInt64 = 0x5DEECE66D
+        func next() -> UInt8 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        for round in 0..<2_000 {
+            let length = round % 80
+            var bytes = (0..<length).map { _ in next() }
+            if round.isMultiple(of: 2), bytes.count >= 8 { bytes.replaceSubrange(4..<8, with: Array("ftyp".utf8)) }
+            let data = Data(bytes)
+            if let format = VideoFormat(sniffing: data) {
+                #expect(ImageFormat(sniffing: data) == nil, "\(format) read from image bytes")
+            }
+        }
+    }
+
     @Test func theFileExtensionIsTheContainers() {
         #expect(VideoFormat.allCases.map(\.fileExtension) == ["mp4", "mov", "m4v"])
     }
