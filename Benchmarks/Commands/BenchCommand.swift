@@ -8,6 +8,6 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "shashin-bench",
         abstract: "Shashin's benchmarks: decoding, processing, memory, the disk cache, the network loaders, progressive previews.",
         subcommands: [BenchDecodeCommand.self, BenchProcessCommand.self, BenchMemoryCommand.self, BenchDiskCommand.self,
-                      BenchNetworkCommand.self, BenchProgressiveCommand.self]
+                      BenchNetworkCommand.self, BenchProgressiveCommand.self, BenchAnimationCommand.self]
     )
 }

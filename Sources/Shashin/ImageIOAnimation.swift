@@ -11,16 +11,25 @@ import ShashinCore
 /// This file is not compiled by the Linux CI and has not been run.
 enum ImageIOAnimation {
     /// The animation of `source` (`frameCount` > 1), whose first frame the decoder made as
-    /// `first` with `options`: every frame at `first`'s size when the budgets allow, otherwise
-    /// the first only, flagged. A frame ImageIO reports incomplete, or cannot decode, ends the
+    /// `first` with `options`, as `context.animationPlan` says: every frame at `first`'s size,
+    /// a frame source (`ImageIOFrames`) that decodes them while they play, or the first only,
+    /// flagged. A frame ImageIO reports incomplete, or cannot decode, ends the
     /// frames (flagged `.damaged`).
     static func animation(of source: CGImageSource, format: ImageFormat, data: Data, frameCount: Int,
-                          canvas: (width: Int, height: Int), first: CGImage, options: CFDictionary,
-                          context: ImageDecodingContext) -> ImageAnimation {
+                          canvas: (width: Int, height: Int), upright: (width: Int, height: Int), first: CGImage,
+                          options: CFDictionary, context: ImageDecodingContext) -> ImageAnimation {
         let loopCount = loopCount(of: source, format: format)
         let target = (width: first.width, height: first.height)
-        if let shortfall = context.animationShortfall(frameCount: frameCount, width: canvas.width, height: canvas.height, target: target) {
+        switch context.animationPlan(frameCount: frameCount, width: canvas.width, height: canvas.height, target: target) {
+        case .firstFrame(let shortfall):
             return ImageAnimation(format: format, frameCount: frameCount, data: data, loopCount: loopCount, shortfall: shortfall)
+        case .frameSource:
+            let durations = (0..<frameCount).map { delay(of: source, at: $0, format: format) }
+            let frames = ImageIOFrames(data: data, context: context, upright: upright, target: target)
+            return ImageAnimation(format: format, frameCount: frameCount, data: data, loopCount: loopCount,
+                                  frameSource: AnimationFrameSource(durations: durations, loopCount: loopCount, decoder: frames))
+        case .allFrames:
+            break
         }
         var frames: [AnimationFrame] = []
         frames.reserveCapacity(frameCount)
@@ -43,6 +52,50 @@ enum ImageIOAnimation {
         let shortfall: AnimationShortfall? = frames.count < frameCount ? .damaged(decodedFrames: frames.count) : nil
         return ImageAnimation(format: format, frameCount: frameCount, data: data, frames: frames, loopCount: loopCount,
                               shortfall: shortfall)
+    }
+
+    /// The frames of an animation decoded on demand: each reader keeps one `CGImageSource` over
+    /// the data and asks it for one frame at a time at the first frame's size (ImageIO composes
+    /// each frame on the canvas itself).
+    struct ImageIOFrames: AnimationFrameDecoding {
+        let data: Data
+        let context: ImageDecodingContext
+        let upright: (width: Int, height: Int)
+        let target: (width: Int, height: Int)
+
+        func makeReader() throws -> any AnimationFrameReading {
+            let sourceOptions = [kCGImageSourceShouldCache: false] as CFDictionary
+            guard let source = CGImageSourceCreateWithData(data as CFData, sourceOptions) else {
+                throw ImagePipelineError.decodingFailed(format: context.format, reason: "ImageIO cannot read the data")
+            }
+            return Reader(source: source, frames: self)
+        }
+
+        final class Reader: AnimationFrameReading {
+            let source: CGImageSource
+            let frames: ImageIOFrames
+
+            init(source: CGImageSource, frames: ImageIOFrames) {
+                self.source = source
+                self.frames = frames
+            }
+
+            func frame(at index: Int) throws -> Bitmap {
+                let format = frames.context.format
+                let options = ImageIODecoder.thumbnailOptions(frames.context, width: frames.upright.width, height: frames.upright.height)
+                guard CGImageSourceGetStatusAtIndex(source, index) == .statusComplete,
+                      var image = CGImageSourceCreateThumbnailAtIndex(source, index, options) else {
+                    throw ImagePipelineError.decodingFailed(format: format, reason: "ImageIO cannot decode frame \(index)")
+                }
+                if image.width != frames.target.width || image.height != frames.target.height {
+                    image = try CoreGraphicsProcessing.redrawn(image, width: frames.target.width, height: frames.target.height)
+                }
+                guard let bitmap = Bitmap(platformImage: CoreGraphicsProcessing.makeImage(image)) else {
+                    throw ImagePipelineError.decodingFailed(format: format, reason: "frame \(index) has no pixels")
+                }
+                return bitmap
+            }
+        }
     }
 
     /// The file's loop count (0: forever); 0 when it gives none.

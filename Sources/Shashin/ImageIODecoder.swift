@@ -124,7 +124,8 @@ public struct ImageIODecoder: ImageDecoding {
         let frameCount = CGImageSourceGetCount(source)
         if frameCount > 1, format == .gif || format == .webp || format == .png {
             decoded.animation = ImageIOAnimation.animation(of: source, format: format, data: data, frameCount: frameCount,
-                                                           canvas: (width, height), first: image, options: options, context: context)
+                                                           canvas: (width, height), upright: upright, first: image, options: options,
+                                                           context: context)
         }
         return decoded
     }

@@ -45,6 +45,12 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Refuse loopback, private, link-local and metadata addresses, as a server loading user URLs should.")
     var refuseInternalAddresses = false
 
+    @Option(help: "Attempts in all when a download fails for a reason that may pass (connection lost, timeout, 5xx, 408, 429), with exponential backoff and Retry-After (default 1: no retry).")
+    var attempts: Int = 1
+
+    @Option(name: .customLong("fallback"), help: "Another URL to load when the ones before it fail (repeatable; tried in order).")
+    var fallbacks: [String] = []
+
     @OptionGroup var loader: LoaderOption
 
     @OptionGroup var user: UserOption
@@ -54,6 +60,10 @@ struct FetchCommand: AsyncParsableCommand {
             throw ValidationError("Not a URL nor an existing file: \(self.url)")
         }
         if let lowData, Self.resolve(lowData) == nil { throw ValidationError("--low-data: not a URL nor an existing file: \(lowData)") }
+        guard attempts >= 1 else { throw ValidationError("--attempts must be 1 or more, not \(attempts)") }
+        if let bad = fallbacks.first(where: { Self.resolve($0) == nil }) {
+            throw ValidationError("--fallback: not a URL nor an existing file: \(bad)")
+        }
         // Checked before loading, so a typo costs no download.
         _ = try output.map(encodingOptions(for:))
     }
@@ -74,6 +84,8 @@ struct FetchCommand: AsyncParsableCommand {
         var request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maxPixelSize: $0) })
         request.imageID = cacheKey
         request.lowDataSource = lowData.flatMap(Self.resolve).map { .url($0) }
+        request.retryPolicy = RetryPolicy(maxAttempts: attempts)
+        request.alternativeSources = fallbacks.compactMap(Self.resolve).map(ImageSource.url)
         do {
             let response = try await pipeline.response(for: request)
             let (width, height) = Self.size(of: response.image)
@@ -81,6 +93,8 @@ struct FetchCommand: AsyncParsableCommand {
                   + String(format: "%.1f ms (network %.1f, decode %.1f)", response.timings.total * 1000,
                            response.timings.network * 1000, response.timings.decode * 1000))
             if response.isLowData { print("low data: \(response.imageSource) (the network is constrained)") }
+            if response.timings.attempts > 1 { print("attempts: \(response.timings.attempts)") }
+            if !response.isLowData, let used = response.imageSource.url, used != url { print("loaded from the fallback \(used.absoluteString)") }
             if cacheKey != nil, let key = pipeline.diskCacheKey(for: request) { print("cache key: \(key)") }
             if let start = response.resumedFromByte {
                 let total = (response.urlResponse?.expectedContentLength).map { " of \($0)" } ?? ""

@@ -2,41 +2,50 @@
 #if canImport(UIKit) || canImport(AppKit)
 import Foundation
 import Shashin
+#if canImport(UIKit)
+import UIKit
+#endif
 
-/// Plays an animation's decoded frames on the main actor, for views that do not animate an
-/// image themselves (`NSImageView`, SwiftUI's `Image`): each frame is handed to `show` for its
-/// time on the `AnimationTimeline`, the loop count honoured, until `stop`.
+/// Plays an animation on the main actor, for views that do not animate an image themselves
+/// (`NSImageView`, SwiftUI's `Image`, and a `UIImageView` showing a streamed animation): its
+/// frames come from `ImageAnimation.playableFrames` (decoded up front, or decoded while they
+/// play into a buffer of `bufferCapacity` frames), and `AnimationPlayback` (ShashinCore, tested
+/// on Linux) keeps the time by each frame's duration and drops frames that are late. Frames are
+/// decoded off the main actor; the loop count is honoured, until `stop`.
 @MainActor
 final class AnimationPlayer {
     private var task: Task<Void, Never>?
+
+    /// Frames decoded ahead of the one shown (default `AnimationFrameBuffer.defaultCapacity`, 3).
+    var bufferCapacity = AnimationFrameBuffer.defaultCapacity
 
     /// Whether playback was started and not stopped (it may have reached its last loop).
     var isPlaying: Bool { task != nil }
 
     /// Shows `animation`'s frames through `show` after the first (which is the image already on
-    /// screen), stopping any earlier playback;
-    /// nothing when fewer than two frames were decoded. While `isVisible` says no (a view out of
-    /// its window), time runs on but no frame is drawn; once `show`'s owner is gone
-    /// (`isVisible` returns `nil`), playback ends.
-    func play(_ animation: ImageAnimation, show: @escaping @MainActor (PlatformImage) -> Void,
+    /// screen), at `scale` pixels per point, stopping any earlier playback; nothing when it has
+    /// no frames to play. While `isVisible` says no (a view out of its window), time runs on but
+    /// no frame is drawn; once `show`'s owner is gone (`isVisible` returns `nil`), playback ends.
+    /// A frame that fails to decode ends playback on the frame shown.
+    func play(_ animation: ImageAnimation, scale: Double = 1, show: @escaping @MainActor (PlatformImage) -> Void,
               isVisible: @escaping @MainActor () -> Bool? = { true }) {
         stop()
-        guard animation.frames.count > 1 else { return }
-        let timeline = AnimationTimeline(animation)
-        let images = animation.frames.map(\.bitmap.platformImage)
+        guard let source = animation.playableFrames else { return }
+        // The system's uptime: monotonic, and available on every supported OS (ContinuousClock
+        // needs iOS 16 and macOS 13).
+        let playback = AnimationPlayback(buffer: source.makeBuffer(capacity: bufferCapacity),
+                                         now: { ProcessInfo.processInfo.systemUptime })
         task = Task { @MainActor in
-            // The system's uptime: monotonic, and available on every supported OS (ContinuousClock
-            // needs iOS 16 and macOS 13).
-            let start = ProcessInfo.processInfo.systemUptime
-            var shown = 0
             while !Task.isCancelled, let visible = isVisible() {
-                let (index, remaining) = timeline.frame(at: ProcessInfo.processInfo.systemUptime - start)
-                if visible, index != shown {
-                    show(images[index])
-                    shown = index
+                let step = playback.step()
+                if visible, let frame = step.frame { show(Self.image(frame.bitmap, scale: scale)) }
+                if step.needsFill {
+                    let decoded = await Task.detached(priority: .userInitiated) { (try? playback.fill()) != nil }.value
+                    guard decoded else { break }
+                    continue
                 }
-                guard let remaining else { break }
-                try? await Task.sleep(nanoseconds: UInt64(min(remaining, 86_400) * 1_000_000_000))
+                guard let wait = step.wait else { break }
+                try? await Task.sleep(nanoseconds: UInt64(min(wait, 86_400) * 1_000_000_000))
             }
         }
     }
@@ -45,6 +54,17 @@ final class AnimationPlayer {
     func stop() {
         task?.cancel()
         task = nil
+    }
+
+    /// A frame as the platform's image at `scale` pixels per point.
+    private static func image(_ bitmap: Bitmap, scale: Double) -> PlatformImage {
+        let image = bitmap.platformImage
+        #if canImport(UIKit)
+        guard scale != 1, let cgImage = image.cgImage else { return image }
+        return UIImage(cgImage: cgImage, scale: scale, orientation: .up)
+        #else
+        return image
+        #endif
     }
 }
 #endif

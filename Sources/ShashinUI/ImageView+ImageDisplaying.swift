@@ -17,21 +17,31 @@ extension UIImageView: @MainActor ImageDisplaying {
     }
 
     public func displayPlaceholder(_ placeholder: PlatformImage?) {
+        shashinPlayer?.stop()
         self.image = placeholder
     }
 
     public func displayFailure(_ image: PlatformImage?, error: any Error) {
+        shashinPlayer?.stop()
         self.image = image
     }
 }
 
+/// The associated-object key for an image view's player; only its address is used, it is never
+/// written, so no lock is needed.
+private nonisolated(unsafe) var playerKey: UInt8 = 0
+
 extension UIImageView {
     /// Shows `image`, cross-dissolving for a fade, through the view's ``ImageViewTransition``
     /// for `.custom`; an animation with decoded frames plays at the image's scale (see
-    /// `ImageAnimation.animatedImage(scale:)`).
+    /// `ImageAnimation.animatedImage(scale:)`), and a streamed one through an `AnimationPlayer`
+    /// that sets each frame as it is decoded, while the view is in a window.
     fileprivate func shashinDisplay(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
         if let contentMode { self.contentMode = contentMode.viewContentMode }
+        shashinPlayer?.stop()
+        let still = image
         let image = image.animation?.animatedImage(scale: Double(image.scale)) ?? image
+        defer { playStreamed(still) }
         switch transition {
         case .none:
             self.image = image
@@ -47,6 +57,21 @@ extension UIImageView {
             UIView.transition(with: self, duration: custom.duration, options: custom.options,
                               animations: { custom.animations(self, image) }, completion: custom.completion)
         }
+    }
+
+    /// Plays `image`'s animation when it is streamed (its frames decode while they play).
+    private func playStreamed(_ image: PlatformImage) {
+        guard let animation = image.animation, animation.isStreamed else { return }
+        let player = shashinPlayer ?? AnimationPlayer()
+        shashinPlayer = player
+        player.play(animation, scale: Double(image.scale), show: { [weak self] frame in self?.image = frame },
+                    isVisible: { [weak self] in self.map { $0.window != nil } })
+    }
+
+    /// The player of this view's streamed animation, made on its first one.
+    private var shashinPlayer: AnimationPlayer? {
+        get { objc_getAssociatedObject(self, &playerKey) as? AnimationPlayer }
+        set { objc_setAssociatedObject(self, &playerKey, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC) }
     }
 }
 
@@ -66,8 +91,8 @@ import AppKit
 import Shashin
 
 /// An `NSImageView` shows what an `ImageBinding` loads, on the main actor; see the UIKit notes.
-/// An animation with decoded frames plays: AppKit animates only a GIF's own bitmap, so an
-/// `AnimationPlayer` sets each frame in turn, for as many loops as the file says.
+/// An animation plays (decoded up front or streamed): AppKit animates only a GIF's own bitmap,
+/// so an `AnimationPlayer` sets each frame in turn, for as many loops as the file says.
 extension NSImageView: @MainActor ImageDisplaying {
     public func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
         shashinDisplay(image, transition: transition, contentMode: contentMode)
@@ -104,7 +129,7 @@ extension NSImageView {
             self.layer?.add(fade, forKey: "shashin.fade")
             self.image = image
         }
-        guard let animation = image.animation, animation.frames.count > 1 else { return }
+        guard let animation = image.animation, animation.playableFrames != nil else { return }
         let player = shashinPlayer ?? AnimationPlayer()
         shashinPlayer = player
         // Frames are drawn only while the view is in a window; playback ends with the view.

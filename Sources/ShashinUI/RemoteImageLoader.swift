@@ -31,8 +31,9 @@ public enum RemoteImagePhase {
 /// phase. Use it directly for views that draw the image themselves. Its `ImageDisplaying`
 /// conformance is main-actor isolated (Swift 6.2, like the image views').
 ///
-/// An animated image plays: `.success` is published again with each frame at its time, for
-/// as many loops as the file says, from `load` until `cancel` (a ``RemoteImage`` cancels when
+/// An animated image plays (decoded up front or streamed, see `AnimationDelivery`): `.success`
+/// is published again with each frame at its time, late frames dropped, for as many loops as
+/// the file says, from `load` until `cancel` (a ``RemoteImage`` cancels when
 /// it leaves the screen and plays again from the first frame when it comes back).
 @MainActor
 public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplaying {
@@ -50,6 +51,8 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
     private let player = AnimationPlayer()
     /// The animation of the image shown, kept to play again after `cancel`.
     private var imageAnimation: ImageAnimation?
+    /// The image shown whose animation plays: its first frame, shown again when it restarts.
+    private var animatedImage: PlatformImage?
     /// The pixels per point of the image shown, which its animation's frames are shown at.
     private var scale: Double = 1
 
@@ -91,8 +94,8 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
         }
         binding.setRequest(request, callbacks: callbacks)
         // The same image still shown (the binding keeps it): its animation starts again.
-        if !player.isPlaying, let imageAnimation {
-            phase = .success(Self.image(imageAnimation.frames[0].bitmap.platformImage, scale: scale))
+        if !player.isPlaying, let imageAnimation, let animatedImage {
+            phase = .success(Self.image(animatedImage, scale: scale))
             play(imageAnimation)
         }
     }
@@ -129,7 +132,8 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
         } else {
             phase = .success(Self.image(image))
         }
-        imageAnimation = image.animation.flatMap { $0.frames.count > 1 ? $0 : nil }
+        imageAnimation = image.animation.flatMap { $0.playableFrames != nil ? $0 : nil }
+        animatedImage = imageAnimation == nil ? nil : image
         if let imageAnimation { play(imageAnimation) }
     }
 
@@ -157,6 +161,7 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
     private func stopAnimation() {
         player.stop()
         imageAnimation = nil
+        animatedImage = nil
     }
 
     /// The SwiftUI animation of a transition: an ease-in-out of the fade's duration, the custom

@@ -20,7 +20,9 @@ extension VipsImageDecoder {
         // More frames than the budgets allow are counted, not laid out: the budgets refuse them.
         // The limit leaves out the shared chunks' work, not known before the walk: it can only
         // lower the limit, and `animationShortfall` counts it.
-        let framesWithinBudget = context.animationFrameLimit(width: canvas.width, height: canvas.height, target: target)
+        // A streamed animation lays out every frame up to `maxStreamedFrames`: layouts are small.
+        let framesWithinBudget = context.animationDelivery == .frameSource || context.animationDelivery == .automatic
+            ? maxStreamedFrames : context.animationFrameLimit(width: canvas.width, height: canvas.height, target: target)
         let structure = APNGStructure.read(bytes, frameLimit: framesWithinBudget + 1)
         let frameCount = structure.frameCount
         // One frame is a still image: the default image when it is that frame, otherwise the
@@ -30,11 +32,17 @@ extension VipsImageDecoder {
         guard frameCount > 0 else {
             throw DecodingFailure(stage: .header, libvipsLines: ["the animation is damaged before its first frame: \(structure.defect ?? "")"])
         }
-        if !isOneHiddenFrame,
-           let shortfall = context.animationShortfall(frameCount: frameCount, width: canvas.width, height: canvas.height, target: target,
-                                                      repeatedWorkPerFrame: structure.repeatedBytesPerFrame) {
-            return .firstFrameOnly(ImageAnimation(format: .png, frameCount: frameCount, data: data,
-                                                  loopCount: structure.plays, shortfall: shortfall))
+        if !isOneHiddenFrame {
+            switch context.animationPlan(frameCount: frameCount, width: canvas.width, height: canvas.height, target: target,
+                                         repeatedWorkPerFrame: structure.repeatedBytesPerFrame) {
+            case .firstFrame(let shortfall):
+                return .firstFrameOnly(ImageAnimation(format: .png, frameCount: frameCount, data: data,
+                                                      loopCount: structure.plays, shortfall: shortfall))
+            case .frameSource where structure.frames.count > 1:
+                return .animated(try streamedAPNG(data: data, structure: structure, target: target, context: context))
+            case .frameSource, .allFrames:
+                break
+            }
         }
         // Held at once: the frames kept at the target size; the canvas, the copy shown and
         // shrunk, a region saved for `previous`, and one frame's region decoded at up to 16-bit
@@ -69,6 +77,7 @@ extension VipsImageDecoder {
             }
             frames.append(AnimationFrame(bitmap: shown, duration: layout.duration))
         }
+        DecodedFrameCounter.add(frames.count)
         if shortfall == nil, structure.defect != nil { shortfall = .damaged(decodedFrames: frames.count) }
         if isOneHiddenFrame { return .animated(frames[0].bitmap) }
         var image = frames[0].bitmap
@@ -77,8 +86,32 @@ extension VipsImageDecoder {
         return .animated(image)
     }
 
+    /// The most frames of an APNG a frame source plays (their layouts are kept, about 100 bytes
+    /// each); the frames after them are left out, as damage would leave them.
+    static let maxStreamedFrames = 65_536
+
+    /// The first frame of an APNG with an `AnimationFrameSource` that decodes the others on
+    /// demand (`APNGFrames`).
+    private static func streamedAPNG(data: Data, structure: APNGStructure, target: (width: Int, height: Int),
+                                     context: ImageDecodingContext) throws -> Bitmap {
+        typealias E = DecodeMemoryEstimate
+        let pinned = PinnedData(copying: data)
+        // Held while one frame is made: the canvas, the copy shown and shrunk, a region saved for
+        // `previous`, one frame's region at up to 16-bit RGBA, the frame at the target size.
+        let frames = APNGFrames(pinned: pinned, structure: structure, target: target, maxPixelCount: context.maxPixelCount,
+                                memoryBudget: context.memoryBudget,
+                                estimate: E(output: E.product(target.width, target.height, 4),
+                                            wholeImage: E.product(structure.width, structure.height, 4, 5),
+                                            rows: E.rows(width: structure.width)))
+        var first = try frames.makeReader().frame(at: 0)
+        let source = AnimationFrameSource(durations: structure.frames.map(\.duration), loopCount: structure.plays, decoder: frames)
+        first.animation = ImageAnimation(format: .png, frameCount: max(structure.frameCount, 2), data: pinned.data,
+                                         loopCount: structure.plays, frameSource: source)
+        return first
+    }
+
     /// One frame's region in RGBA8 sRGB, decoded by libvips from a PNG holding only that frame.
-    private static func decodeRegion(of layout: APNGStructure.Frame, in bytes: UnsafeRawBufferPointer,
+    static func decodeRegion(of layout: APNGStructure.Frame, in bytes: UnsafeRawBufferPointer,
                                      structure: APNGStructure) throws -> Bitmap {
         let png = structure.standalonePNG(for: layout, in: bytes)
         return try png.withUnsafeBytes { png in

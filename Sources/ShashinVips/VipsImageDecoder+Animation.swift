@@ -39,9 +39,16 @@ extension VipsImageDecoder {
             let target = context.thumbnail?.targetSize(width: upright.width, height: upright.height) ?? upright
             try checkTargetSize(target, in: context)
             let loopCount = Int(shashin_get_int_or(header, "loop", 0))
-            if let shortfall = context.animationShortfall(frameCount: frameCount, width: width, height: height, target: target) {
+            let scale = max(Double(target.width) / Double(upright.width), Double(target.height) / Double(upright.height))
+            switch context.animationPlan(frameCount: frameCount, width: width, height: height, target: target) {
+            case .firstFrame(let shortfall):
                 return .firstFrameOnly(ImageAnimation(format: loader.format, frameCount: frameCount, data: data,
                                                       loopCount: loopCount, shortfall: shortfall))
+            case .frameSource:
+                return .animated(try streamed(data: data, loader: loader, frameCount: frameCount, isCut: isCut, scale: scale,
+                                              canvas: (width, height), target: target, loopCount: loopCount, context: context))
+            case .allFrames:
+                break
             }
             // Held at once: the loader's canvas and one whole frame at the file's size, the
             // frames kept at the target size, and working rows.
@@ -51,7 +58,6 @@ extension VipsImageDecoder {
             let reservation = try context.memoryBudget.reserve(estimate.bytes)
             defer { reservation.release() }
 
-            let scale = max(Double(target.width) / Double(upright.width), Double(target.height) / Double(upright.height))
             let strip = try during(.header) {
                 try scope.make {
                     load(bytes, loader: loader, frames: isCut ? Int32(frameCount) : -1,
@@ -81,6 +87,7 @@ extension VipsImageDecoder {
                     break
                 }
             }
+            DecodedFrameCounter.add(frames.count)
             if shortfall == nil, isCut || frames.count < frameCount { shortfall = .damaged(decodedFrames: frames.count) }
             var image = frames[0].bitmap
             image.animation = ImageAnimation(format: loader.format, frameCount: max(frameCount, 2), data: data,
@@ -89,8 +96,37 @@ extension VipsImageDecoder {
         }
     }
 
+    /// The first frame of a GIF or WebP of `frameCount` frames, with an `AnimationFrameSource`
+    /// that decodes the others on demand (`VipsAnimationFrames`): the frames' delays come from
+    /// the header of a sequential load of every frame, which decodes none of them.
+    private static func streamed(data: Data, loader: VipsLoader, frameCount: Int, isCut: Bool, scale: Double,
+                                 canvas: (width: Int, height: Int), target: (width: Int, height: Int), loopCount: Int,
+                                 context: ImageDecodingContext) throws -> Bitmap {
+        typealias E = DecodeMemoryEstimate
+        let pinned = PinnedData(copying: data)
+        // Held while one frame is written: the loader's canvas and the frame at the file's
+        // size, the frame at the target size, and working rows.
+        let frames = VipsAnimationFrames(pinned: pinned, loader: loader, loadedFrames: isCut ? Int32(frameCount) : -1,
+                                         scale: loader.format == .webp ? min(1, scale) : 1, target: target,
+                                         maxPixelCount: context.maxPixelCount, memoryBudget: context.memoryBudget,
+                                         estimate: E(output: E.product(target.width, target.height, 4),
+                                                     wholeImage: E.product(canvas.width, canvas.height, 4, 2),
+                                                     rows: E.rows(width: canvas.width)))
+        let opened = try frames.open()
+        defer { g_object_unref(UnsafeMutableRawPointer(opened.strip)) }
+        let pages = min(opened.pages, frameCount)
+        var delays = [Int32](repeating: 0, count: pages)
+        let delayCount = Int(shashin_get_delays(opened.strip, &delays, Int32(pages)))
+        let durations = (0..<pages).map { Double($0 < delayCount ? max(0, Int(delays[$0])) : 0) / 1000 }
+        var first = try frames.makeReader().frame(at: 0)
+        let source = AnimationFrameSource(durations: durations, loopCount: loopCount, decoder: frames)
+        first.animation = ImageAnimation(format: loader.format, frameCount: max(frameCount, 2), data: pinned.data,
+                                         loopCount: loopCount, frameSource: source)
+        return first
+    }
+
     /// Frame `page` of `strip`, upright, RGBA8 and resized to `target`.
-    private static func decodeFrame(_ strip: VipsImagePointer, page: Int, width: Int, pageHeight: Int,
+    static func decodeFrame(_ strip: VipsImagePointer, page: Int, width: Int, pageHeight: Int,
                                     target: (width: Int, height: Int), maxPixelCount: Int, in scope: VipsImageScope) throws -> Bitmap {
         let cut = try during(.pixels) {
             try scope.make { shashin_extract_area(strip, $0, 0, Int32(page * pageHeight), Int32(width), Int32(pageHeight)) }

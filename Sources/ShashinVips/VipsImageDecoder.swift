@@ -173,6 +173,7 @@ public struct VipsImageDecoder: Sendable {
                 let whole = orientation == 1 ? header
                     : try during(.reopen) { try scope.make { loader.load(bytes, access: VIPS_ACCESS_RANDOM, into: $0) } }
                 let shrunk = try shrinkWhole(whole, in: scope, upright: upright, to: target, maxPixelCount: context.maxPixelCount)
+                DecodedFrameCounter.add(1)
                 return (shrunk, frameCount)
             }
             if target != upright {
@@ -196,7 +197,9 @@ public struct VipsImageDecoder: Sendable {
                 image = try during(.thumbnail) { try scope.make { shashin_embed_copy(resized, $0, Int32(target.width), Int32(target.height)) } }
             }
             let final = image
-            return (try during(.pixels) { try scope.bitmap(from: final) }, frameCount)
+            let bitmap = try during(.pixels) { try scope.bitmap(from: final) }
+            DecodedFrameCounter.add(1)
+            return (bitmap, frameCount)
         }
     }
 

@@ -104,9 +104,9 @@ struct HTTPSTests {
         }
     }
 
+    /// Below the ephemeral range, so no other test's server can take the ports while it is stopped.
     @Test func keepsItsCertificateAndPortAcrossARestart() async throws {
-        let server = ImageServer(httpsPort: 0)
-        try await server.start()
+        let server = try await serverBelowEphemeralPorts(https: true)
         let pem = try #require(server.certificatePEM)
         let port = try #require(server.httpsPort)
         let der = try #require(server.certificateDER)

@@ -39,7 +39,7 @@ struct LifecycleTests {
     /// stopped, no socket bound to port 0 and no outgoing connection, in this process or any
     /// other, can take it, so the restart's bind meets only explicit binds of that number.
     @Test func restartsOnTheSamePort() async throws {
-        let server = try await Self.serverBelowEphemeralPorts()
+        let server = try await serverBelowEphemeralPorts()
         let port = server.port
         let url = server.url("/")
         await server.stop()
@@ -49,23 +49,6 @@ struct LifecycleTests {
         let (_, response) = try await fetch(url)
         #expect(response.statusCode == 200)
         await server.stop()
-    }
-
-    /// A started server on a free port in 20000–31999, the search starting at a random one so two
-    /// test runs on one machine rarely meet.
-    private static func serverBelowEphemeralPorts() async throws -> ImageServer {
-        let start = Int.random(in: 20_000..<32_000)
-        for offset in 0..<12_000 {
-            let port = 20_000 + (start - 20_000 + offset) % 12_000
-            let server = ImageServer(port: port)
-            do {
-                try await server.start()
-                return server
-            } catch {
-                continue
-            }
-        }
-        throw CancellationError()
     }
 
     @Test func stopWhenStoppedDoesNothing() async throws {

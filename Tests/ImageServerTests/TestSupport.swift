@@ -68,3 +68,23 @@ func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async
     }
     return condition()
 }
+
+/// A started server on free ports in 20000–32000 (HTTP, and HTTPS on the next port when `https`),
+/// below the system's ephemeral range (32768–60999 here): while it is stopped, no socket bound to
+/// port 0 and no outgoing connection, in this process or any other, can take its ports, so a
+/// restart's bind meets only explicit binds of those numbers. The search starts at a random port,
+/// so two test runs on one machine rarely meet.
+func serverBelowEphemeralPorts(https: Bool = false) async throws -> ImageServer {
+    let start = Int.random(in: 0..<12_000)
+    for offset in 0..<12_000 {
+        let port = 20_000 + (start + offset) % 12_000
+        let server = ImageServer(port: port, httpsPort: https ? port + 1 : nil)
+        do {
+            try await server.start()
+            return server
+        } catch {
+            continue
+        }
+    }
+    throw CancellationError()
+}

@@ -38,6 +38,14 @@ struct LiveResumeTests {
         await #expect(throws: (any Error).self) { try await fixture.pipeline.data(for: ImageRequest(url: url)) }
     }
 
+    /// A new pipeline (memory empty) with a loader of `kind` on the disk cache `storage`: a relaunch.
+    static func pipeline(_ kind: LoaderFactory, on storage: DiskCache) -> (ImagePipeline, any DataLoading) {
+        var configuration = ImagePipeline.Configuration()
+        configuration.dataLoader = kind.make()
+        configuration.diskCache = storage
+        return (ImagePipeline(configuration: configuration), configuration.dataLoader)
+    }
+
     static func store(_ fixture: LiveFixture) -> ResumableDataStore {
         fixture.pipeline.configuration.resumableData!
     }
@@ -289,12 +297,7 @@ struct LiveResumeTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let storage = try DiskCache(directory: folder)
         let url = Self.serveDropping(server, "/disk.png", data: big, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=3600"])
-        func pipeline() -> (ImagePipeline, any DataLoading) {
-            var configuration = ImagePipeline.Configuration()
-            configuration.dataLoader = loader.make()
-            configuration.diskCache = storage
-            return (ImagePipeline(configuration: configuration), configuration.dataLoader)
-        }
+        func pipeline() -> (ImagePipeline, any DataLoading) { Self.pipeline(loader, on: storage) }
         let (first, firstLoader) = pipeline()
         await #expect(throws: (any Error).self) { try await first.data(for: ImageRequest(url: url)) }
         let keptBytes = try #require(first.configuration.resumableData?.resumableData(for: url)).data.count
@@ -315,6 +318,41 @@ struct LiveResumeTests {
         try await waitFor { second.activeTaskCount == 0 && third.activeTaskCount == 0 }
         try await shutDown(secondLoader)
         try await shutDown(thirdLoader)
+        await server.stop()
+    }
+
+    @Test("with disk writes turned off a dropped download keeps its bytes in memory only",
+          arguments: LoaderFactory.all)
+    func diskWritesOffKeepsThePartialBodyInMemory(loader: LoaderFactory) async throws {
+        let server = ImageServer()
+        try await server.start()
+        let big = try await Self.bigImage()
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let storage = try DiskCache(directory: folder)
+        let url = Self.serveDropping(server, "/memory-only.png", data: big)
+        func pipeline() -> (ImagePipeline, any DataLoading) { Self.pipeline(loader, on: storage) }
+        let (first, firstLoader) = pipeline()
+        await #expect(throws: (any Error).self) {
+            try await first.data(for: ImageRequest(url: url, options: .disableDiskCacheWrites))
+        }
+        let keptBytes = try #require(first.configuration.resumableData?.resumableData(for: url)).data.count
+        try await waitFor { first.activeTaskCount == 0 }
+
+        // A new pipeline on the same disk finds nothing to continue: it asks for the whole image.
+        server.updateRoute("/memory-only.png") { $0.fault = nil }
+        let (second, secondLoader) = pipeline()
+        let whole = try await second.response(for: ImageRequest(url: url, options: .disableDiskCacheWrites))
+        #expect(whole.resumedFromByte == nil)
+        #expect(server.responseCount(for: "/memory-only.png", status: 206) == 0)
+
+        // The pipeline that kept the bytes in memory continues them.
+        let resumed = try await first.response(for: ImageRequest(url: url, options: .disableDiskCacheWrites))
+        #expect(resumed.resumedFromByte == keptBytes)
+        #expect(server.responseCount(for: "/memory-only.png", status: 206) == 1)
+        try await waitFor { first.activeTaskCount == 0 && second.activeTaskCount == 0 }
+        try await shutDown(firstLoader)
+        try await shutDown(secondLoader)
         await server.stop()
     }
 }

@@ -36,6 +36,8 @@ struct LiveFixture {
     let server: ImageServer
     let pipeline: ImagePipeline
     let loader: any DataLoading
+    /// The folder of the disk cache `startOnDisk` made, which `finish()` removes.
+    var ownedFolder: URL?
 
     static func start(_ kind: LoaderFactory = .urlSession,
                       _ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) async throws -> LiveFixture {
@@ -45,6 +47,21 @@ struct LiveFixture {
         configuration.dataLoader = kind.make()
         configure(&configuration)
         return LiveFixture(server: server, pipeline: ImagePipeline(configuration: configuration), loader: configuration.dataLoader)
+    }
+
+    /// `start` with a disk cache in a new temporary folder and no memory cache (unless `configure`
+    /// sets one), so every load after the first reaches the disk; `finish()` removes the folder.
+    static func startOnDisk(_ kind: LoaderFactory = .asyncHTTPClient,
+                            _ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) async throws -> (LiveFixture, DiskCache) {
+        let folder = temporaryFolder()
+        let disk = try DiskCache(directory: folder)
+        var fixture = try await start(kind) {
+            $0.diskCache = disk
+            $0.memoryCache = nil
+            configure(&$0)
+        }
+        fixture.ownedFolder = folder
+        return (fixture, disk)
     }
 
     /// Serves a generated image on `path`, slowed by `latency` so concurrent requests overlap, or
@@ -73,6 +90,7 @@ struct LiveFixture {
         try await waitFor { pipeline.activeTaskCount == 0 }
         await server.stop()
         try await shutDown(loader)
+        if let ownedFolder { try? FileManager.default.removeItem(at: ownedFolder) }
     }
 }
 

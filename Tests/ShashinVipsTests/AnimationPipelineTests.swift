@@ -84,7 +84,10 @@ import Testing
 
     @Test func overTheByteBudgetTheResponseSaysFirstFrameOnly() async throws {
         let gif = try AnimatedFiles.make(.gif, frames: Self.frames, delays: AnimatedImages.delays, loop: 0)
-        let pipeline = Self.pipeline([Self.url: gif]) { $0.maxAnimationByteCount = 4 * 32 * 24 * 4 - 1 }
+        let pipeline = Self.pipeline([Self.url: gif]) {
+            $0.maxAnimationByteCount = 4 * 32 * 24 * 4 - 1
+            $0.animationDelivery = .allFrames
+        }
         let response = try await pipeline.response(for: ImageRequest(url: Self.url, processors: [.resize(width: 16)]))
         #expect(response.image.width == 16)
         #expect(response.animation?.isFirstFrameOnly == true)

@@ -9,21 +9,27 @@ public struct ImageCacheKey: Sendable, Hashable, CustomStringConvertible {
     public var thumbnail: ThumbnailOptions?
     /// Identifiers of the processors applied, in order.
     public var processors: [String]
+    /// How an animation is delivered, when the request chose (`ImageRequest.animationDelivery`);
+    /// `nil` follows the pipeline's configuration.
+    public var animationDelivery: AnimationDelivery?
 
     /// Creates a key.
-    public init(url: String, thumbnail: ThumbnailOptions? = nil, processors: [String] = []) {
+    public init(url: String, thumbnail: ThumbnailOptions? = nil, processors: [String] = [],
+                animationDelivery: AnimationDelivery? = nil) {
         self.url = url
         self.thumbnail = thumbnail
         self.processors = processors
+        self.animationDelivery = animationDelivery
     }
 
     /// The key of the image before the last processor: what the last step starts from.
     var droppingLastProcessor: ImageCacheKey {
-        ImageCacheKey(url: url, thumbnail: thumbnail, processors: Array(processors.dropLast()))
+        ImageCacheKey(url: url, thumbnail: thumbnail, processors: Array(processors.dropLast()), animationDelivery: animationDelivery)
     }
 
-    /// `url [thumb(300)] > resize > blur`, for logs.
+    /// `url [thumb(300)] {frame source} > resize > blur`, for logs.
     public var description: String {
-        ([url] + (thumbnail.map { ["[\($0)]"] } ?? []) + processors.map { "> \($0)" }).joined(separator: " ")
+        ([url] + (thumbnail.map { ["[\($0)]"] } ?? []) + (animationDelivery.map { ["{\($0)}"] } ?? [])
+            + processors.map { "> \($0)" }).joined(separator: " ")
     }
 }

@@ -8,10 +8,13 @@ import Foundation
 /// memory cache). `frames[0]` is the image itself. Processors run on every frame, so a resized,
 /// cropped or rounded animation keeps its frames; `data` stays the file that was decoded.
 ///
+/// How it comes depends on `AnimationDelivery`: with every frame in `frames`; streamed, with
+/// `frames` empty and `frameSource` decoding frames while they play; or the first frame only.
 /// When decoding every frame would pass the decoder's budgets (see
-/// `ImageDecodingContext.maxAnimationByteCount`), only the first frame is decoded: `frames` is
-/// then empty and `shortfall` says which budget it passed. A file damaged after its first frame
-/// gives the frames before the damage, with `shortfall` `.damaged`.
+/// `ImageDecodingContext.maxAnimationByteCount`) and the delivery is `.allFrames`, only the
+/// first frame is decoded: `frames` is then empty and `shortfall` says which budget it passed.
+/// A file damaged after its first frame gives the frames before the damage, with `shortfall`
+/// `.damaged`.
 ///
 /// ```swift
 /// let response = try await pipeline.response(for: request)
@@ -33,25 +36,41 @@ public struct ImageAnimation: Sendable, Hashable, CustomStringConvertible {
     public var frames: [AnimationFrame]
     /// How many times the animation plays; `0` means forever.
     public var loopCount: Int
-    /// Why `frames` does not hold all `frameCount` frames; `nil` when it does.
+    /// Why `frames` does not hold all `frameCount` frames; `nil` when it does, or when the
+    /// animation is streamed.
     public var shortfall: AnimationShortfall?
+    /// The frames decoded while they play, when the animation was delivered as a frame source
+    /// (`AnimationDelivery.frameSource`); `frames` is then empty. `nil` otherwise.
+    public var frameSource: AnimationFrameSource?
 
     /// Creates an animation.
     public init(format: ImageFormat, frameCount: Int, data: Data, frames: [AnimationFrame] = [], loopCount: Int = 0,
-                shortfall: AnimationShortfall? = nil) {
+                shortfall: AnimationShortfall? = nil, frameSource: AnimationFrameSource? = nil) {
         self.format = format
         self.frameCount = frameCount
         self.data = data
         self.frames = frames
         self.loopCount = loopCount
         self.shortfall = shortfall
+        self.frameSource = frameSource
     }
 
-    /// Whether only the first frame was decoded because the whole animation passed a budget:
-    /// a view shows the image still.
+    /// Whether the frames are decoded while they play (`frameSource` is set).
+    public var isStreamed: Bool { frameSource != nil }
+
+    /// The frames a player plays: `frameSource` when streamed, otherwise a source over the
+    /// decoded `frames`; `nil` when fewer than two frames can play (first frame only).
+    public var playableFrames: AnimationFrameSource? {
+        if let frameSource { return frameSource }
+        return frames.count > 1 ? AnimationFrameSource(frames: frames, loopCount: loopCount) : nil
+    }
+
+    /// Whether only the first frame was decoded, because the whole animation passed a budget or
+    /// the request asked for it: a view shows the image still.
     public var isFirstFrameOnly: Bool {
-        switch shortfall {
-        case .overPixelBudget?, .overByteBudget?: true
+        guard frameSource == nil else { return false }
+        return switch shortfall {
+        case .overPixelBudget?, .overByteBudget?, .firstFrameRequested?: true
         case .damaged?, nil: false
         }
     }
@@ -59,20 +78,33 @@ public struct ImageAnimation: Sendable, Hashable, CustomStringConvertible {
     /// The bytes the frames after the first hold: `frames[0]` shares the delivered image's pixels.
     public var extraFrameByteCount: Int { frames.dropFirst().reduce(0) { $0 + $1.bitmap.pixels.count } }
 
-    /// The sum of the decoded frames' durations, in seconds.
-    public var totalDuration: TimeInterval { frames.reduce(0) { $0 + $1.duration } }
+    /// The sum of the frames' durations, in seconds: the decoded frames', or the frame source's
+    /// when streamed.
+    public var totalDuration: TimeInterval {
+        frameSource.map { $0.durations.reduce(0, +) } ?? frames.reduce(0) { $0 + $1.duration }
+    }
 
     /// This animation with `transform` applied to every frame (durations, loop count and data
     /// kept): how processors treat animations. `transform` gets each frame without an animation.
+    /// A streamed animation's frames are not decoded here: see `mapStreamedFrames(_:)`.
     public func mapFrames(_ transform: (Bitmap) throws -> Bitmap) rethrows -> ImageAnimation {
         var mapped = self
         mapped.frames = try frames.map { AnimationFrame(bitmap: try transform($0.bitmap), duration: $0.duration) }
         return mapped
     }
 
+    /// This animation with `transform` run on each frame its `frameSource` decodes, as it
+    /// decodes it (`AnimationFrameSource.mapFrames`); unchanged when it is not streamed.
+    public func mapStreamedFrames(_ transform: @escaping @Sendable (Bitmap) throws -> Bitmap) -> ImageAnimation {
+        var mapped = self
+        mapped.frameSource = frameSource?.mapFrames(transform)
+        return mapped
+    }
+
     /// `gif, 12 frames, 48213 bytes` (with `, first frame only` or `, 5 decoded` when short).
     public var description: String {
         let base = "\(format), \(frameCount) frames, \(data.count) bytes"
+        if isStreamed { return base + ", streamed" }
         if isFirstFrameOnly { return base + ", first frame only" }
         if shortfall != nil { return base + ", \(frames.count) decoded" }
         return base
@@ -104,6 +136,9 @@ public enum AnimationShortfall: Sendable, Hashable, CustomStringConvertible {
     case overByteBudget(byteCount: Int, limit: Int)
     /// The file is damaged or cut after `decodedFrames` complete frames, which were kept.
     case damaged(decodedFrames: Int)
+    /// The request asked for the first frame only (`AnimationDelivery.firstFrameOnly`,
+    /// `ImageRequest.Options.decodeFirstFrameOnly`): one frame was decoded.
+    case firstFrameRequested
 
     /// What happened, in words.
     public var description: String {
@@ -114,6 +149,8 @@ public enum AnimationShortfall: Sendable, Hashable, CustomStringConvertible {
             "first frame only: the frames take \(bytes) bytes, over the limit of \(limit) bytes"
         case .damaged(let decoded):
             "the file is damaged after frame \(decoded); the frames before it were kept"
+        case .firstFrameRequested:
+            "first frame only, as the request asked"
         }
     }
 }
@@ -151,6 +188,33 @@ extension ImageDecodingContext {
             return .overByteBudget(byteCount: charge.bytes == nil || o4 ? .max : bytes, limit: maxAnimationByteCount)
         }
         return nil
+    }
+
+    /// What to decode of an animation of `frameCount` frames on a `width` × `height` canvas, as
+    /// `animationDelivery` says, given the budgets (`animationShortfall`): decoders call it with
+    /// the header's facts, before decoding any frame.
+    public func animationPlan(frameCount: Int, width: Int, height: Int, target: (width: Int, height: Int),
+                              repeatedWorkPerFrame: Int = 0) -> AnimationPlan {
+        switch animationDelivery {
+        case .firstFrameOnly:
+            return .firstFrame(.firstFrameRequested)
+        case .frameSource:
+            return .frameSource
+        case .allFrames, .automatic:
+            guard let shortfall = animationShortfall(frameCount: frameCount, width: width, height: height, target: target,
+                                                     repeatedWorkPerFrame: repeatedWorkPerFrame) else { return .allFrames }
+            return animationDelivery == .automatic ? .frameSource : .firstFrame(shortfall)
+        }
+    }
+
+    /// What a decoder decodes of an animation (`animationPlan`).
+    public enum AnimationPlan: Sendable, Equatable {
+        /// Every frame, up front.
+        case allFrames
+        /// The first frame, and an `AnimationFrameSource` for the rest.
+        case frameSource
+        /// The first frame only, for this reason.
+        case firstFrame(AnimationShortfall)
     }
 
     /// The most frames `animationShortfall` lets through for this canvas, target and repeated

@@ -17,6 +17,10 @@ public struct ImageDecodingContext: Sendable {
     /// pixel) may take; over it, or when all frames at the file's size pass `maxPixelCount`,
     /// only the first frame is decoded and `ImageAnimation.shortfall` says so.
     public var maxAnimationByteCount: Int
+    /// How an animated image is delivered (see `AnimationDelivery`); decoders read it through
+    /// `animationPlan(frameCount:width:height:target:repeatedWorkPerFrame:)`. Default `.allFrames`;
+    /// the pipeline passes its configuration's (`.automatic` by default) or the request's.
+    public var animationDelivery: AnimationDelivery
     /// Pixels per point of the decoded image (`UIImage.scale`; an `NSImage`'s size is its pixels
     /// divided by it); a `Bitmap` has none. Default: the thumbnail's ``ThumbnailOptions/scale``, 1
     /// without one.
@@ -25,13 +29,15 @@ public struct ImageDecodingContext: Sendable {
     /// Creates a decoding context; `scale` `nil` takes the thumbnail's.
     public init(format: ImageFormat?, thumbnail: ThumbnailOptions? = nil, maxPixelCount: Int = ImageDecodingContext.defaultMaxPixelCount,
                 memoryBudget: DecodeMemoryBudget = .shared,
-                maxAnimationByteCount: Int = ImageDecodingContext.defaultMaxAnimationByteCount, scale: Double? = nil) {
+                maxAnimationByteCount: Int = ImageDecodingContext.defaultMaxAnimationByteCount, scale: Double? = nil,
+                animationDelivery: AnimationDelivery = .allFrames) {
         self.format = format
         self.thumbnail = thumbnail
         self.scale = scale ?? thumbnail?.scale ?? 1
         self.maxPixelCount = maxPixelCount
         self.memoryBudget = memoryBudget
         self.maxAnimationByteCount = maxAnimationByteCount
+        self.animationDelivery = animationDelivery
     }
 
     /// 64 MB: 100 frames of 400×400, or 1,000 thumbnails of 128×128.

@@ -44,7 +44,8 @@ final class DecodedImageJob: ImageJob {
         let context = ImageDecodingContext(format: ImageFormat(sniffing: fetched.data), thumbnail: request.thumbnail,
                                            maxPixelCount: graph.configuration.maxPixelCount,
                                            memoryBudget: graph.configuration.decodeMemoryBudget,
-                                           maxAnimationByteCount: graph.configuration.maxAnimationByteCount)
+                                           maxAnimationByteCount: graph.configuration.maxAnimationByteCount,
+                                           animationDelivery: request.requestedAnimationDelivery ?? graph.configuration.animationDelivery)
         let contentEncoding = context.format == nil ? Self.contentEncoding(of: fetched.urlResponse) : nil
         // The previews' session makes the final image when it can (its work is then not done
         // twice); when it cannot, the decoder decodes the data as usual and decides any error.

@@ -318,7 +318,8 @@ final class FetchDataJob: Job<FetchedData> {
         }
         if let partials = graph.partialBodies, let request = Self.resumableRequest(in: plan),
            let key = graph.keys.resumeKey(for: self.request, sent: request) {
-            return try await downloadResuming(plan, request: request, key: key, storage: partials, progress: progress)
+            return try await downloadResuming(plan, request: request, key: key, storage: partials.for(self.request.options),
+                                              progress: progress)
         }
         return try await downloadWhole(plan, progress: progress)
     }

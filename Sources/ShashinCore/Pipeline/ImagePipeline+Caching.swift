@@ -24,8 +24,10 @@ extension ImagePipeline {
         case let cache?:
             // A cache that cannot list its keys loses what this request and its stages name.
             for stage in 0...key.processors.count {
-                cache.removeImage(forKey: ImageCacheKey(url: name, thumbnail: key.thumbnail, processors: Array(key.processors.prefix(stage))))
-                cache.removeImage(forKey: ImageCacheKey(url: name, processors: Array(key.processors.prefix(stage))))
+                cache.removeImage(forKey: ImageCacheKey(url: name, thumbnail: key.thumbnail, processors: Array(key.processors.prefix(stage)),
+                                                        animationDelivery: key.animationDelivery))
+                cache.removeImage(forKey: ImageCacheKey(url: name, processors: Array(key.processors.prefix(stage)),
+                                                        animationDelivery: key.animationDelivery))
             }
         case nil: break
         }
@@ -47,14 +49,50 @@ extension ImagePipeline {
         }
     }
 
-    /// Stores `image` in the memory cache as the image of `request` (its thumbnail and processors
-    /// included), so that the next load of it is answered at once.
+    /// Stores `image` as the image of `request` (its thumbnail and processors included) in the
+    /// layers `caches` names: in memory at once, so the next load is answered synchronously, and on
+    /// disk in the background, encoded with the configuration's `encoder` (JPEG, or PNG when the
+    /// image has transparency; an animation as WebP) and served as fresh for a week, then
+    /// revalidated. On disk a request with a thumbnail or processors is stored as a processed result
+    /// (`diskCachePolicy` `.processed` or `.all`), one without as the original bytes (`.originals` or
+    /// `.all`); a layer the configuration leaves out is skipped. `backgroundWorkCount` counts the
+    /// write until it is done.
     ///
     /// ```swift
     /// pipeline.storeCachedImage(edited, for: ImageRequest(url: photoURL, thumbnail: .init(maxPixelSize: 300)))
+    /// pipeline.storeCachedImage(preview, for: ImageRequest(url: photoURL), caches: .memory)
     /// ```
-    public func storeCachedImage(_ image: PlatformImage, for request: ImageRequest) {
-        configuration.memoryCache?.store(image, forKey: graph.keys.imageKey(for: request))
+    public func storeCachedImage(_ image: PlatformImage, for request: ImageRequest, caches: Caches = .all) {
+        let key = graph.keys.imageKey(for: request)
+        if caches.contains(.memory) { configuration.memoryCache?.store(image, forKey: key) }
+        guard caches.contains(.disk) else { return }
+        if ProcessedImageStore.isProcessed(request) {
+            graph.processedStore?.storeGivenInBackground(image, request: request, cacheKey: key, lifetime: Self.givenLifetime)
+        } else if graph.httpCache != nil, graph.keys.storedKey(for: request) != nil, let encoder = configuration.encoder {
+            let carried = UncheckedImage(image)
+            let quality = configuration.encodingQuality
+            graph.diskWrites.enqueue { [self] in
+                let format = ProcessedImageStore.format(original: .jpeg, hasTransparency: carried.value.mayHaveTransparency,
+                                                        animated: !(carried.value.animation?.frames.isEmpty ?? true))
+                guard let data = ProcessedImageStore.encode(carried.value, as: format, with: encoder, quality: quality) else { return }
+                _ = try? storeCachedData(data, for: request, lifetime: Self.givenLifetime)
+            }
+        }
+    }
+
+    /// How long an image the app stores is served as fresh: a week, as `storeCachedData`'s default.
+    static let givenLifetime: TimeInterval = 7 * 86_400
+
+    /// The layers `storeCachedImage(_:for:caches:)` writes.
+    public struct Caches: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// The memory cache: decoded, answered synchronously.
+        public static let memory = Caches(rawValue: 1 << 0)
+        /// The disk cache: encoded, written in the background.
+        public static let disk = Caches(rawValue: 1 << 1)
+        /// Memory and disk.
+        public static let all: Caches = [.memory, .disk]
     }
 
     /// Stores `data` on disk as the original bytes of `request`'s image (an upload the app just
@@ -76,22 +114,16 @@ extension ImagePipeline {
         guard let cache = graph.httpCache, let key = graph.keys.storedKey(for: request) else { return false }
         let requestHeaders = HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:])
         let now = cache.now()
-        let status: Int
-        let headers: HTTPHeaderFields
+        let credential = HTTPCache.credential(of: requestHeaders, url: request.url, loader: graph.dataLoader)
+        var stored: StoredResponse
         if let response {
-            status = response.statusCode
-            headers = HTTPCache.storedHeaders(HTTPHeaderFields(response: response))
+            stored = StoredResponse(status: response.statusCode, headers: HTTPCache.storedHeaders(HTTPHeaderFields(response: response)),
+                                    requestHeaders: requestHeaders, requestTime: now, responseTime: now)
+            stored.credential = credential
         } else {
-            status = 200
-            var made = HTTPHeaderFields()
-            made.set("max-age=\(Int(max(0, min(lifetime, TimeInterval(CacheControl.maxDeltaSeconds)))))", for: "Cache-Control")
-            made.set(String(data.count), for: "Content-Length")
-            if let format = ImageFormat(sniffing: data) { made.set("image/\(format.rawValue)", for: "Content-Type") }
-            headers = made
+            stored = StoredResponse.givenByApp(format: ImageFormat(sniffing: data), byteCount: data.count, lifetime: lifetime,
+                                               requestHeaders: requestHeaders, credential: credential, now: now)
         }
-        var stored = StoredResponse(status: status, headers: headers, requestHeaders: requestHeaders,
-                                    requestTime: now, responseTime: now)
-        stored.credential = HTTPCache.credential(of: requestHeaders, url: request.url, loader: graph.dataLoader)
         try cache.storage.store(data, metadata: HTTPCache.metadata(of: stored), forKey: key)
         return true
     }

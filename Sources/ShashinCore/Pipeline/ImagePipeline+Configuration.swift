@@ -64,9 +64,15 @@ extension ImagePipeline {
         /// default 100 megapixels.
         public var maxPixelCount: Int = ImageDecodingContext.defaultMaxPixelCount
         /// The most bytes one animation's decoded frames may take; over it (or when all its
-        /// frames pass `maxPixelCount`) only the first frame is decoded and
-        /// `ImageAnimation.shortfall` says so. Default 64 MB.
+        /// frames pass `maxPixelCount`) the animation is streamed (`animationDelivery`
+        /// `.automatic`) or only its first frame is decoded (`.allFrames`, and
+        /// `ImageAnimation.shortfall` says so). Default 64 MB.
         public var maxAnimationByteCount: Int = ImageDecodingContext.defaultMaxAnimationByteCount
+        /// How animated GIF, WebP and PNG (APNG) images are delivered; a request can choose its own
+        /// (`ImageRequest.animationDelivery`). Default `.automatic`: every frame decoded up front
+        /// when they fit `maxAnimationByteCount`, otherwise a frame source that decodes while it
+        /// plays (`ImageAnimation.frameSource`), so a long animation plays in a few MB.
+        public var animationDelivery: AnimationDelivery = .automatic
         /// The memory decodes may hold at once, estimated from each image's header before its
         /// pixels are decoded; an image whose estimate alone is over it fails with
         /// `decodeMemoryExceeded`. Default `DecodeMemoryBudget.shared` (256 MB, one for the process).

@@ -99,9 +99,10 @@ public final class ImagePipeline: Sendable {
     public var activeTaskCount: Int { graph.activeTaskCount }
 
     /// Work that outlives the tasks that caused it: background refreshes of stale disk entries
-    /// (stale while revalidate) and processed results being written to disk; 0 when settled.
+    /// (stale while revalidate), processed results and images the app stored being written to
+    /// disk; 0 when settled.
     public var backgroundWorkCount: Int {
-        (graph.httpCache?.backgroundRefreshCount ?? 0) + (graph.processedStore?.pendingWrites ?? 0)
+        (graph.httpCache?.backgroundRefreshCount ?? 0) + graph.diskWrites.pendingCount
     }
 
     /// The request's image in memory; while the network is constrained, else its low-data image.

@@ -9,7 +9,8 @@ extension ImageRequest {
     /// The request that loads `lowData` in this request's place: its source as the primary, with
     /// no alternatives and no `imageID` (the low-data image is named by its own source), decoded
     /// at the low-data thumbnail, else this request's, then this request's processors, priority,
-    /// cache policy, options and retry policy. Its `cacheKey` is therefore never this request's,
+    /// cache policy, options (`decodeFirstFrameOnly` among them), animation delivery and retry
+    /// policy. Its `cacheKey` is therefore never this request's,
     /// unless the app names one source twice with one size.
     func lowDataRequest(_ lowData: LowDataSource) -> ImageRequest {
         let thumbnail = lowData.thumbnail ?? thumbnail
@@ -25,6 +26,7 @@ extension ImageRequest {
         request.isProgressiveDecodingEnabled = isProgressiveDecodingEnabled
         request.httpCacheOptions = httpCacheOptions
         request.retryPolicy = retryPolicy
+        request.animationDelivery = animationDelivery
         return request
     }
 

@@ -21,7 +21,7 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// through `ImageTask.priority`. Default `.normal`.
     public var priority: Priority
     /// Switches for cache use; default none.
-    public var options: Options
+    public var options: Options { didSet { if oldValue.contains(.decodeFirstFrameOnly) != options.contains(.decodeFirstFrameOnly) { updateCacheKey() } } }
     /// How stored responses are used: HTTP's rules (default), offline first, cache only, reload.
     /// The reload policies skip the memory cache too (a pull to refresh really asks the server);
     /// without a disk cache, `returnCacheDataDontLoad` fails on a memory miss. A request made from
@@ -53,11 +53,17 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// configuration's `networkConstraint` is on, or (Apple platforms) when the system refuses
     /// the download because Low Data Mode is on, for which the request's URL sources are sent
     /// with `allowsConstrainedNetworkAccess` off. The request's own image, when it is in memory or
-    /// (with the switch on) in the disk cache, is shown instead: it costs no network. Image
-    /// tasks only: `data(for:)` loads the request's own source. The low-data image is cached under its own key (its source, its
-    /// thumbnail, the request's processors), so it never answers a load at full quality;
-    /// `ImageResponse.isLowData` tells it. Default `nil`: constraints change nothing.
+    /// (with the switch on) in the disk cache, is shown instead: it costs no network. The
+    /// low-data image is cached under its own key (its source, its thumbnail, the request's
+    /// processors and animation delivery), so it never answers a load at full quality;
+    /// `ImageResponse.isLowData` tells it. Image tasks only: `data(for:)` loads the request's
+    /// own source. Default `nil`: constraints change nothing.
     public var lowDataSource: LowDataSource?
+    /// How an animated image is delivered: every frame, a frame source that decodes while it
+    /// plays, or the first frame only (see `AnimationDelivery`). Default `nil`: the pipeline's
+    /// `animationDelivery`; `Options.decodeFirstFrameOnly` makes it `.firstFrameOnly`. Requests
+    /// that differ here are cached apart.
+    public var animationDelivery: AnimationDelivery? { didSet { updateCacheKey() } }
     /// The primary source when it is an app's closure (`init(id:data:)`); `nil` for a URL.
     var dataSource: ImageSource.DataSource?
 
@@ -82,7 +88,14 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         self.priority = priority
         self.cachePolicy = cachePolicy ?? HTTPCachePolicy(urlRequest.cachePolicy)
         self.options = options
-        self.cacheKey = Self.makeCacheKey(urlRequest, nil, thumbnail, processors)
+        self.cacheKey = Self.makeCacheKey(urlRequest, nil, thumbnail, processors,
+                                          options.contains(.decodeFirstFrameOnly) ? .firstFrameOnly : nil)
+    }
+
+    /// The delivery this request asks for, `nil` to follow the pipeline's:
+    /// `Options.decodeFirstFrameOnly` first, then `animationDelivery`.
+    var requestedAnimationDelivery: AnimationDelivery? {
+        options.contains(.decodeFirstFrameOnly) ? .firstFrameOnly : animationDelivery
     }
 
     /// The key of the decoded and processed image in the memory cache. Kept up to date as the
@@ -90,15 +103,15 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     public private(set) var cacheKey: ImageCacheKey
 
     mutating func updateCacheKey() {
-        cacheKey = Self.makeCacheKey(urlRequest, imageID ?? dataSource?.id, thumbnail, processors)
+        cacheKey = Self.makeCacheKey(urlRequest, imageID ?? dataSource?.id, thumbnail, processors, requestedAnimationDelivery)
     }
 
     /// The image's name is its identifier (the request's `imageID`, else a data source's `id`)
     /// as `CacheKeys` writes it, else its URL.
     private static func makeCacheKey(_ urlRequest: URLRequest, _ imageID: String?, _ thumbnail: ThumbnailOptions?,
-                                     _ processors: [any ImageProcessing]) -> ImageCacheKey {
+                                     _ processors: [any ImageProcessing], _ animationDelivery: AnimationDelivery?) -> ImageCacheKey {
         ImageCacheKey(url: imageID.map(CacheKeys.token(forID:)) ?? urlRequest.url?.absoluteString ?? "",
-                      thumbnail: thumbnail, processors: processors.map(\.identifier))
+                      thumbnail: thumbnail, processors: processors.map(\.identifier), animationDelivery: animationDelivery)
     }
 
     /// Whether a memory-cache hit may answer: not when disabled, nor under a reload policy.
@@ -137,6 +150,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
         public static let memoryCacheOnly: Options = .disableDiskCache
         /// Do not store the processed result (thumbnail, processors) on disk; the original still is.
         public static let disableProcessedDiskCacheWrites = Options(rawValue: 1 << 4)
+        /// Decode only the first frame of an animated GIF, WebP or PNG: the image is still
+        /// (Kingfisher's `.onlyLoadFirstFrame`, SDWebImage's `.decodeFirstFrameOnly`). The same
+        /// as `animationDelivery = .firstFrameOnly`, which it overrides.
+        public static let decodeFirstFrameOnly = Options(rawValue: 1 << 5)
 
         /// The options that change what a download does, so requests that differ in them do not share one.
         static let diskFetchOptions: Options = [.disableDiskCacheReads, .disableDiskCacheWrites]

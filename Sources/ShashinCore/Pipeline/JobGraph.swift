@@ -16,6 +16,8 @@ final class JobGraph: Sendable {
     let httpCache: HTTPCache?
     /// Where processed results are read from and written to disk (by `diskCachePolicy`).
     let processedStore: ProcessedImageStore?
+    /// Processed results and the images the app stores, encoded and written in the background.
+    let diskWrites = DiskWriteQueue()
     /// Where partial bodies are kept for resuming; `nil` when the configuration turns it off.
     let partialBodies: PartialBodyStorage?
     /// What downloads bind for the loader's redirects (`RedirectSchemes.restriction(for:)` of
@@ -63,7 +65,7 @@ final class JobGraph: Sendable {
                                                  quality: configuration.encodingQuality, maxPixelCount: configuration.maxPixelCount,
                                                  memoryBudget: configuration.decodeMemoryBudget,
                                                  maxAnimationByteCount: configuration.maxAnimationByteCount,
-                                                 loader: dataLoader, options: configuration.httpCacheOptions)
+                                                 loader: dataLoader, options: configuration.httpCacheOptions, writes: diskWrites)
         } else {
             processedStore = nil
         }
@@ -194,7 +196,8 @@ struct ImageJobKey: Hashable {
     ///   - imageKey: the key of the request's final image (`CacheKeys.imageKey`).
     ///   - fetchKey: the key of its download (`CacheKeys.fetchKey`).
     init(request: ImageRequest, imageKey: ImageCacheKey, stage: Int, fetchKey: String) {
-        cacheKey = ImageCacheKey(url: imageKey.url, thumbnail: imageKey.thumbnail, processors: Array(imageKey.processors.prefix(stage)))
+        cacheKey = ImageCacheKey(url: imageKey.url, thumbnail: imageKey.thumbnail, processors: Array(imageKey.processors.prefix(stage)),
+                                 animationDelivery: imageKey.animationDelivery)
         options = request.options
         self.fetchKey = fetchKey
     }

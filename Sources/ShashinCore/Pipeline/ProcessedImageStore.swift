@@ -10,7 +10,7 @@ import FoundationNetworking
 /// HTTP metadata — so a processed result is used only while the original would be (fresh, or under
 /// an offline policy), and never for other credentials.
 ///
-/// Writes run one at a time on a utility queue, off every caller's path.
+/// Writes go through the pipeline's `DiskWriteQueue`, off every caller's path.
 final class ProcessedImageStore: Sendable {
     let storage: any DataCaching
     let encoder: any ImageEncoding
@@ -27,14 +27,14 @@ final class ProcessedImageStore: Sendable {
     let now: @Sendable () -> Date
     /// What sends the originals' requests: the credential it adds is part of a result's key.
     let loader: any DataLoading
-    private let writes = DispatchQueue(label: "shashin.processed-writes", qos: .utility)
-    private let pending = Locked(0)
+    let writes: DiskWriteQueue
 
     init(storage: any DataCaching, encoder: any ImageEncoding, decoder: any ImageDecoding, quality: Double,
          maxPixelCount: Int, memoryBudget: DecodeMemoryBudget = .shared,
          maxAnimationByteCount: Int = ImageDecodingContext.defaultMaxAnimationByteCount, loader: any DataLoading,
-         options: HTTPCache.Options, now: @escaping @Sendable () -> Date = { Date() }) {
+         options: HTTPCache.Options, writes: DiskWriteQueue = DiskWriteQueue(), now: @escaping @Sendable () -> Date = { Date() }) {
         self.storage = storage
+        self.writes = writes
         self.encoder = encoder
         self.decoder = decoder
         self.quality = quality
@@ -46,9 +46,6 @@ final class ProcessedImageStore: Sendable {
         self.now = now
         self.rules = CachePolicyEvaluator(heuristicFraction: options.heuristicFraction, heuristicCap: options.heuristicCap)
     }
-
-    /// Results waiting to be written.
-    var pendingWrites: Int { pending.current }
 
     /// The rules and options `request` is judged by: its own `httpCacheOptions`, else the store's.
     private func rules(for request: ImageRequest) -> (CachePolicyEvaluator, HTTPCache.Options) {
@@ -113,7 +110,9 @@ final class ProcessedImageStore: Sendable {
     func storeInBackground(_ image: PlatformImage, originalFormat: ImageFormat?, urlResponse: URLResponse?,
                            request: ImageRequest, cacheKey: ImageCacheKey) {
         // Stored without metadata, a result would be served forever, whatever the original allowed.
-        guard let urlResponse else { return }
+        // A streamed animation is not stored: its frames are decoded from the original, which
+        // the disk cache keeps; a still first frame stored here would read back without them.
+        guard let urlResponse, image.animation?.isStreamed != true else { return }
         let headers = HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:])
         let credential = credential(of: request, headers: headers)
         var metadata: Data?
@@ -128,18 +127,30 @@ final class ProcessedImageStore: Sendable {
             stored.credential = credential
             metadata = HTTPCache.metadata(of: stored)
         }
-        let key = key(credential: credential, cacheKey: cacheKey)
+        enqueueWrite(image, originalFormat: originalFormat, metadata: metadata,
+                     key: key(credential: credential, cacheKey: cacheKey))
+    }
+
+    /// Encodes and stores in the background `image`, which the app gives as the result of
+    /// `request`: served as fresh for `lifetime` seconds, for the request's credentials only.
+    func storeGivenInBackground(_ image: PlatformImage, request: ImageRequest, cacheKey: ImageCacheKey, lifetime: TimeInterval) {
+        let headers = HTTPHeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:])
+        let credential = credential(of: request, headers: headers)
+        let stored = StoredResponse.givenByApp(format: nil, byteCount: nil, lifetime: lifetime, requestHeaders: headers,
+                                               credential: credential, now: now())
+        // Of unknown origin: a photo is kept as JPEG, an image with transparency as PNG.
+        enqueueWrite(image, originalFormat: .jpeg, metadata: HTTPCache.metadata(of: stored),
+                     key: key(credential: credential, cacheKey: cacheKey))
+    }
+
+    private func enqueueWrite(_ image: PlatformImage, originalFormat: ImageFormat?, metadata: Data?, key: String) {
         let format = Self.format(original: originalFormat, hasTransparency: image.mayHaveTransparency,
                                  animated: !(image.animation?.frames.isEmpty ?? true))
         let carried = UncheckedImage(image)
-        let storedMetadata = metadata
-        pending.withLock { $0 += 1 }
-        writes.async { [self] in
-            defer { pending.withLock { $0 -= 1 } }
+        writes.enqueue { [self] in
             // Nothing to store when no format can be written; the image was already delivered.
             guard let data = Self.encode(carried.value, as: format, with: encoder, quality: quality) else { return }
-            // A failed write costs a recomputation next time; the image was already delivered.
-            try? storage.store(data, metadata: storedMetadata, forKey: key)
+            try? storage.store(data, metadata: metadata, forKey: key)
         }
     }
 

@@ -63,13 +63,7 @@ struct LiveCacheLayersTests {
 
     @Test("bytes stored by the app are decoded offline; cachedData reads them back")
     func storedDataServesOffline() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder)
-        let fixture = try await LiveFixture.start(.asyncHTTPClient) {
-            $0.diskCache = disk
-            $0.memoryCache = nil
-        }
+        let (fixture, _) = try await LiveFixture.startOnDisk()
         let url = fixture.server.url("/uploaded.jpg")
         let bytes = try await ImageGenerator.shared.data(for: Self.spec(6))
         #expect(try fixture.pipeline.storeCachedData(bytes, for: ImageRequest(url: url)))
@@ -83,13 +77,7 @@ struct LiveCacheLayersTests {
 
     @Test("a request that may not read the disk downloads; one that may not write stores nothing")
     func perRequestDiskSwitches() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder)
-        let fixture = try await LiveFixture.start(.asyncHTTPClient) {
-            $0.diskCache = disk
-            $0.memoryCache = nil
-        }
+        let (fixture, disk) = try await LiveFixture.startOnDisk()
         fixture.server.setRoute("/switch.jpg", RouteScript.image(Self.spec(7), headers: ["Cache-Control": "max-age=3600"]))
         let url = fixture.server.url("/switch.jpg")
         #expect(try await fixture.pipeline.response(for: ImageRequest(url: url, options: .disableDiskCacheWrites)).source == .network)
@@ -105,13 +93,7 @@ struct LiveCacheLayersTests {
 
     @Test("a request's minimumFreshness overrides the pipeline's")
     func perRequestMinimumFreshness() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder)
-        let fixture = try await LiveFixture.start(.asyncHTTPClient) {
-            $0.diskCache = disk
-            $0.memoryCache = nil
-        }
+        let (fixture, _) = try await LiveFixture.startOnDisk()
         fixture.server.setRoute("/stale.jpg", RouteScript.image(Self.spec(8), headers: ["Cache-Control": "max-age=0"]))
         let url = fixture.server.url("/stale.jpg")
         #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).source == .network)
@@ -138,6 +120,47 @@ struct LiveCacheLayersTests {
         _ = try await fixture.pipeline.image(for: request)
         try fixture.pipeline.removeAllCaches()
         #expect(fixture.pipeline.cachedImage(for: request) == nil && disk.count == 0)
+        try await fixture.finish()
+    }
+
+    @Test("storeCachedImage answers from memory at once and writes disk in the background; .memory leaves disk alone")
+    func storedImageReachesEveryLayer() async throws {
+        let (fixture, disk) = try await LiveFixture.startOnDisk {
+            $0.diskCachePolicy = .all
+            $0.memoryCache = MemoryCache()
+        }
+        let source = fixture.serveImage("/source.jpg", width: 64, height: 48)
+        let image = try await fixture.pipeline.image(for: source)
+        let small = try await fixture.pipeline.image(for: ImageRequest(url: source, thumbnail: .init(maxPixelSize: 32)))
+        try await waitFor { fixture.pipeline.backgroundWorkCount == 0 }
+        let before = try disk.entries().count
+
+        // Never served: every answer below comes from what the app stored.
+        let made = fixture.server.url("/made.jpg")
+        let madeSmall = ImageRequest(url: made, thumbnail: .init(maxPixelSize: 32))
+        fixture.pipeline.storeCachedImage(image, for: ImageRequest(url: made), caches: .memory)
+        #expect(fixture.pipeline.cachedImage(for: ImageRequest(url: made)) != nil)
+        try await waitFor { fixture.pipeline.backgroundWorkCount == 0 }
+        #expect(try disk.entries().count == before)
+
+        fixture.pipeline.storeCachedImage(image, for: ImageRequest(url: made))
+        fixture.pipeline.storeCachedImage(small, for: madeSmall)
+        #expect(fixture.pipeline.cachedImage(for: madeSmall)?.pixelWidth == 32)
+        try await waitFor { fixture.pipeline.backgroundWorkCount == 0 }
+        #expect(try disk.entries().count == before + 2)
+
+        // A relaunch: a new pipeline on the same disk, memory empty.
+        var configuration = ImagePipeline.Configuration()
+        configuration.dataLoader = fixture.loader
+        configuration.diskCache = disk
+        configuration.diskCachePolicy = .all
+        configuration.memoryCache = nil
+        let relaunched = ImagePipeline(configuration: configuration)
+        let original = try await relaunched.response(for: ImageRequest(url: made))
+        #expect(original.source == .disk && original.image.pixelWidth == 64)
+        let thumbnail = try await relaunched.response(for: madeSmall)
+        #expect(thumbnail.source == .disk && thumbnail.image.pixelWidth == 32)
+        #expect(fixture.server.requestCount(for: "/made.jpg") == 0)
         try await fixture.finish()
     }
 }

@@ -41,13 +41,7 @@ struct LiveImageIDTests {
 
     @Test("without memory, 50 signatures read one disk entry: 1 download")
     func fiftySignaturesFromDisk() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder)
-        let fixture = try await LiveFixture.start(.asyncHTTPClient) {
-            $0.diskCache = disk
-            $0.memoryCache = nil
-        }
+        let (fixture, disk) = try await LiveFixture.startOnDisk()
         fixture.server.setRoute("/disk.jpg", RouteScript.image(ImageSpec(format: .jpeg, width: 40, height: 30, seed: 5),
                                                                headers: ["Cache-Control": "max-age=3600"]))
         for n in 0..<50 {
@@ -104,12 +98,7 @@ struct LiveImageIDTests {
 
     @Test("a new signature revalidates the stored entry; a new ETag replaces it")
     func revalidationAcrossSignatures() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder)
-        let fixture = try await LiveFixture.start(.asyncHTTPClient) {
-            $0.diskCache = disk
-            $0.memoryCache = nil
+        let (fixture, disk) = try await LiveFixture.startOnDisk() {
             $0.imageIDRule = Self.signatureRule
         }
         let first = ImageSpec(format: .jpeg, width: 40, height: 30, seed: 1)
@@ -134,13 +123,7 @@ struct LiveImageIDTests {
 
     @Test("one identifier, two credentials: two downloads, two stored responses")
     func credentialsStaySeparate() async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder)
-        let fixture = try await LiveFixture.start(.asyncHTTPClient) {
-            $0.diskCache = disk
-            $0.memoryCache = nil
-        }
+        let (fixture, _) = try await LiveFixture.startOnDisk()
         fixture.server.setRoute("/private.jpg", RouteScript.image(ImageSpec(format: .jpeg, width: 40, height: 30, seed: 8),
                                                                   headers: ["Cache-Control": "private, max-age=3600"]))
         func request(_ user: String, _ n: Int) -> ImageRequest {

@@ -50,12 +50,7 @@ struct LiveKeepPolicyTests {
 
     @Test("no-store is kept too under the override", arguments: LoaderFactory.all)
     func noStoreKept(loader: LoaderFactory) async throws {
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder)
-        let fixture = try await LiveFixture.start(loader) {
-            $0.diskCache = disk
-            $0.memoryCache = nil
+        let (fixture, _) = try await LiveFixture.startOnDisk(loader) {
             $0.httpCacheOptions.storagePolicy = .keepSuccessfulResponses(for: Self.week)
         }
         fixture.server.setRoute("/nostore.jpg", RouteScript.image(ImageSpec(format: .jpeg, width: 30, height: 20, seed: 3),
@@ -70,12 +65,7 @@ struct LiveKeepPolicyTests {
     @Test("a response to a request with Authorization is never stored under the override unless opted in")
     func authorizationNotStored() async throws {
         for includingAuthorized in [false, true] {
-            let folder = temporaryFolder()
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let disk = try DiskCache(directory: folder)
-            let fixture = try await LiveFixture.start(.asyncHTTPClient) {
-                $0.diskCache = disk
-                $0.memoryCache = nil
+            let (fixture, disk) = try await LiveFixture.startOnDisk() {
                 $0.diskCachePolicy = .all
                 $0.httpCacheOptions.storagePolicy = .keepSuccessfulResponses(for: Self.week, includingAuthorized: includingAuthorized)
             }
