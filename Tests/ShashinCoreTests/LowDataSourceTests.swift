@@ -214,6 +214,24 @@ struct LowDataSourceTests {
         #endif
     }
 
+    @Test func theLowDataImageIsMadeAsTheRequestAsks() async throws {
+        let (pipeline, _, _, _) = fixture(constrained: true)
+        let processor = CountingProcessor("tint")
+        var request = ImageRequest(url: Self.primaryURL, processors: [processor], priority: .high,
+                                   options: [.disableDiskCacheWrites, .decodeFirstFrameOnly])
+        request.imageID = "photo-7"
+        request.animationDelivery = .frameSource
+        request.lowDataSource = .url(Self.lowURL)
+        let low = request.lowDataRequest(request.lowDataSource!)
+        #expect(low.url == Self.lowURL && low.imageID == nil && low.alternativeSources.isEmpty)
+        #expect(low.processors.map(\.identifier) == ["tint"] && low.priority == .high)
+        #expect(low.options == request.options && low.animationDelivery == request.animationDelivery)
+        #expect(low.cacheKey.url == Self.lowURL.absoluteString)
+        let response = try await pipeline.response(for: request)
+        #expect(response.isLowData && processor.calls.current == 1)
+        #expect(response.image.testBitmap.pixels[0] == 3) // the small image's 2, tinted once
+    }
+
     @Test func theSwitchIsSafeToFlipFromManyThreads() async {
         let constraint = NetworkConstraint()
         await withTaskGroup(of: Void.self) { group in
