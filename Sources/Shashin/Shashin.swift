@@ -30,9 +30,10 @@ public typealias PlatformDataLoader = URLSessionDataLoader
 #endif
 
 extension ImagePipeline.Configuration {
-    /// The default configuration with the platform's decoder (the default of `decoders`),
-    /// encoder and loader (`PlatformDataLoader.shared`: AsyncHTTPClient on Linux, URLSession on
-    /// Apple platforms): a memory cache, six downloads at a time.
+    /// The default configuration with the platform's decoder (the default of `decoders`; on
+    /// Apple platforms also `AVFoundationVideoDecoder`, a video's first frame, as its
+    /// `videoDecoder`), encoder and loader (`PlatformDataLoader.shared`: AsyncHTTPClient on
+    /// Linux, URLSession on Apple platforms): a memory cache, six downloads at a time.
     ///
     /// ```swift
     /// let pipeline = ImagePipeline(configuration: .init())
@@ -40,6 +41,9 @@ extension ImagePipeline.Configuration {
     public init() {
         self.init(decoder: PlatformImageDecoder(), encoder: PlatformImageEncoder())
         dataLoader = PlatformDataLoader.shared
+        #if canImport(AVFoundation) && canImport(ImageIO) && !os(watchOS)
+        decoders.videoDecoder = AVFoundationVideoDecoder()
+        #endif
     }
 }
 

@@ -35,6 +35,13 @@ struct FetchCommand: AsyncParsableCommand {
             help: "Name the image with this identifier in every cache key instead of its URL (for signed URLs that change): with --cache-dir, a later fetch of another URL with the same key reads this one.")
     var cacheKey: String?
 
+    @Option(name: .customLong("low-data"),
+            help: "A smaller rendition's URL, loaded instead of the image while the network is constrained (--constrained, or Low Data Mode on Apple platforms).")
+    var lowData: String?
+
+    @Flag(help: "Treat the network as constrained (a metered link): with --low-data, load that URL and never ask for the image's own.")
+    var constrained = false
+
     @Flag(help: "Refuse loopback, private, link-local and metadata addresses, as a server loading user URLs should.")
     var refuseInternalAddresses = false
 
@@ -52,6 +59,7 @@ struct FetchCommand: AsyncParsableCommand {
         guard Self.resolve(url) != nil else {
             throw ValidationError("Not a URL nor an existing file: \(self.url)")
         }
+        if let lowData, Self.resolve(lowData) == nil { throw ValidationError("--low-data: not a URL nor an existing file: \(lowData)") }
         guard attempts >= 1 else { throw ValidationError("--attempts must be 1 or more, not \(attempts)") }
         if let bad = fallbacks.first(where: { Self.resolve($0) == nil }) {
             throw ValidationError("--fallback: not a URL nor an existing file: \(bad)")
@@ -71,9 +79,11 @@ struct FetchCommand: AsyncParsableCommand {
         if let cacheDirectory {
             configuration.diskCache = try DiskCache(directory: URL(fileURLWithPath: cacheDirectory, isDirectory: true))
         }
+        configuration.networkConstraint = NetworkConstraint(isConstrained: constrained)
         let pipeline = ImagePipeline(configuration: configuration)
         var request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maxPixelSize: $0) })
         request.imageID = cacheKey
+        request.lowDataSource = lowData.flatMap(Self.resolve).map { .url($0) }
         request.retryPolicy = RetryPolicy(maxAttempts: attempts)
         request.alternativeSources = fallbacks.compactMap(Self.resolve).map(ImageSource.url)
         do {
@@ -82,8 +92,9 @@ struct FetchCommand: AsyncParsableCommand {
             print("\(url.absoluteString): \(width)×\(height), from \(Self.origin(of: response, url: url)), "
                   + String(format: "%.1f ms (network %.1f, decode %.1f)", response.timings.total * 1000,
                            response.timings.network * 1000, response.timings.decode * 1000))
+            if response.isLowData { print("low data: \(response.imageSource) (the network is constrained)") }
             if response.timings.attempts > 1 { print("attempts: \(response.timings.attempts)") }
-            if let used = response.imageSource.url, used != url { print("loaded from the fallback \(used.absoluteString)") }
+            if !response.isLowData, let used = response.imageSource.url, used != url { print("loaded from the fallback \(used.absoluteString)") }
             if cacheKey != nil, let key = pipeline.diskCacheKey(for: request) { print("cache key: \(key)") }
             if let start = response.resumedFromByte {
                 let total = (response.urlResponse?.expectedContentLength).map { " of \($0)" } ?? ""

@@ -144,4 +144,36 @@ struct LiveToolTests {
         #expect(refused.errorOutput.contains("Cannot write .bmp files"))
         #expect(!refused.errorOutput.contains("SUBCOMMANDS"))
     }
+
+    @Test("fetch --low-data --constrained loads the low-data URL, never the image's own, and says so")
+    func fetchLowData() async throws {
+        let server = ImageServer()
+        try await server.start()
+        server.setRoute("/full.png", .image(ImageSpec(format: .png, width: 300, height: 200, seed: 1)))
+        server.setRoute("/small.png", .image(ImageSpec(format: .png, width: 60, height: 40, seed: 2)))
+        let full = server.url("/full.png").absoluteString, small = server.url("/small.png").absoluteString
+        let constrained = try await Self.run(["fetch", full, "--low-data", small, "--constrained"])
+        #expect(constrained.contains("60×40, from network"), "\(constrained)")
+        #expect(constrained.contains("low data: \(small) (the network is constrained)"))
+        #expect(server.requestCount(for: "/full.png") == 0)
+        let open = try await Self.run(["fetch", full, "--low-data", small])
+        #expect(open.contains("300×200, from network") && !open.contains("low data"), "\(open)")
+        #expect(server.requestCount(for: "/full.png") == 1 && server.requestCount(for: "/small.png") == 1)
+        await server.stop()
+    }
+
+    @Test("fetch of a video says on Linux that video is not supported there")
+    func fetchVideo() async throws {
+        let server = ImageServer()
+        try await server.start()
+        server.setRoute("/clip.mp4", .data(LiveVideoTests.mp4Shaped, contentType: "video/mp4"))
+        let outcome = try await Self.execute(["fetch", server.url("/clip.mp4").absoluteString])
+        #expect(outcome.status != 0)
+        #if os(Linux)
+        #expect(outcome.errorOutput.contains("mp4 video, and video is not supported on Linux"), "\(outcome.errorOutput)")
+        #else
+        #expect(outcome.errorOutput.contains("Failed to take a frame of the mp4 video"), "\(outcome.errorOutput)")
+        #endif
+        await server.stop()
+    }
 }

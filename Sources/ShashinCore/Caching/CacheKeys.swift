@@ -79,7 +79,8 @@ struct CacheKeys: Sendable {
     /// `Authorization` must not share one response), and how the request may use the disk cache.
     /// A data source's call is shared by its identifier (`DATA`), never with a URL's download of
     /// an image of the same name; requests with other `alternativeSources` may end with other
-    /// bytes, so they share nothing either.
+    /// bytes, so they share nothing either, and neither do a download the system may refuse on a
+    /// constrained network and one it may not.
     func fetchKey(for request: ImageRequest) -> String {
         var key = request.dataSource != nil ? "DATA " : (request.urlRequest.httpMethod ?? "GET") + " "
         key += originalKey(for: request) ?? request.urlRequest.url?.absoluteString ?? ""
@@ -92,6 +93,7 @@ struct CacheKeys: Sendable {
         let disk = request.options.intersection(ImageRequest.Options.diskFetchOptions)
         if !disk.isEmpty { key += "\ndisk: \(disk.rawValue)" }
         if let options = request.httpCacheOptions { key += "\nhttp-cache: \(options)" }
+        if request.urlRequest.refusesConstrainedNetwork { key += "\nconstrained: refused" }
         for source in request.alternativeSources { key += "\nor: " + Self.fetchKey(for: source) }
         return key
     }
@@ -106,6 +108,7 @@ struct CacheKeys: Sendable {
             for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
                 key += "\n\(name.lowercased()): \(value)"
             }
+            if request.refusesConstrainedNetwork { key += "\nconstrained: refused" }
             return key
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Chooses a decoder for each piece of data: first the custom formats an app registered (newest
-/// first), then the decoder registered for the sniffed `ImageFormat`, then `defaultDecoder`.
+/// first), then the decoder registered for the sniffed `ImageFormat`, then `videoDecoder` for a
+/// video (`VideoFormat`), then `defaultDecoder`.
 ///
 /// A registry is itself an `ImageDecoding`, and it is what `ImagePipeline.Configuration.decoders`
 /// holds; `import Shashin` fills `defaultDecoder` with the platform's decoder (ImageIO or libvips).
@@ -16,6 +17,16 @@ import Foundation
 public struct ImageDecoderRegistry: ImageDecoding {
     /// Decodes every format no registration claims; `nil` leaves such data undecodable.
     public var defaultDecoder: (any ImageDecoding)?
+
+    /// Decodes videos (MP4, MOV, M4V: `VideoFormat`, sniffed from their first bytes) to one
+    /// frame: on Apple platforms `import Shashin` sets AVFoundation's first frame
+    /// (`AVFoundationVideoDecoder`). `nil` (default, and on Linux): a video fails with
+    /// `ImagePipelineError.videoNotSupported`. A custom format's registration claims its data first.
+    ///
+    /// ```swift
+    /// configuration.decoders.videoDecoder = AVFoundationVideoDecoder(frame: .init(time: 2))
+    /// ```
+    public var videoDecoder: (any ImageDecoding)?
 
     private var decodersByFormat: [ImageFormat: any ImageDecoding] = [:]
     private var customFormats: [CustomFormat] = []
@@ -61,6 +72,7 @@ public struct ImageDecoderRegistry: ImageDecoding {
     /// The decoder this registry would use for `data`, or `nil` when none would take it.
     public func decoder(for data: Data) -> (any ImageDecoding)? {
         if let custom = customFormats.last(where: { $0.matches(data) }) { return custom.decoder }
+        if ImageFormat(sniffing: data) == nil, VideoFormat(sniffing: data) != nil { return videoDecoder }
         if let format = ImageFormat(sniffing: data), let decoder = decodersByFormat[format] { return decoder }
         return defaultDecoder
     }
@@ -75,6 +87,10 @@ public struct ImageDecoderRegistry: ImageDecoding {
             return try custom.decoder.decode(data, context: context)
         }
         let format = context.format ?? ImageFormat(sniffing: data)
+        if format == nil, let video = VideoFormat(sniffing: data) {
+            guard let videoDecoder else { throw ImagePipelineError.videoNotSupported(video) }
+            return try videoDecoder.decode(data, context: context)
+        }
         guard let decoder = format.flatMap({ decodersByFormat[$0] }) ?? defaultDecoder else {
             throw ImagePipelineError.decodingFailed(format: format, reason: "No decoder is registered for \(format.map { "\($0)" } ?? "this data")")
         }

@@ -19,9 +19,12 @@ extension FetchDataJob {
     }
 
     /// Starts the next source after a failure with `error`, when there is one and the error is
-    /// not a cancellation; `false` when the job is to end with `error`.
+    /// neither a cancellation nor a refusal for a constrained network (which the task answers
+    /// with its low-data source: the next sources would cost as much); `false` when the job is
+    /// to end with `error`.
     func fallBack(after error: any Error) -> Bool {
-        guard !isDisposed, !(error is CancellationError), sourceIndex + 1 < request.sources.count else { return false }
+        guard !isDisposed, !(error is CancellationError), error as? ImagePipelineError != .networkConstrained,
+              sourceIndex + 1 < request.sources.count else { return false }
         startSource(at: sourceIndex + 1)
         return true
     }

@@ -141,6 +141,15 @@ extension ImagePipeline {
         /// configuration.retryPolicy = RetryPolicy(maxAttempts: 3)
         /// ```
         public var retryPolicy: RetryPolicy?
+        /// The app's switch for a constrained network (a metered link): while it is on, requests
+        /// with a `lowDataSource` load that instead of their own source. A reference: flip it at
+        /// run time, from any thread, and every pipeline made with it follows. Default a new
+        /// switch, off. (On Apple platforms Low Data Mode switches such requests too, without it.)
+        ///
+        /// ```swift
+        /// pipeline.configuration.networkConstraint.isConstrained = true
+        /// ```
+        public var networkConstraint = NetworkConstraint()
 
         /// A configuration with the given decoder for every format (and encoder), and every other default.
         public init(decoder: any ImageDecoding, encoder: (any ImageEncoding)? = nil) {

@@ -105,9 +105,14 @@ public final class ImagePipeline: Sendable {
         (graph.httpCache?.backgroundRefreshCount ?? 0) + graph.diskWrites.pendingCount
     }
 
+    /// The request's image in memory; while the network is constrained, else its low-data image.
     private func cachedResponse(for request: ImageRequest) -> ImageResponse? {
-        guard request.readsMemoryCache,
-              let image = configuration.memoryCache?.image(forKey: graph.keys.imageKey(for: request)) else { return nil }
-        return ImageResponse(image: image, request: request, source: .memory)
+        guard request.readsMemoryCache, let cache = configuration.memoryCache else { return nil }
+        if let image = cache.image(forKey: graph.keys.imageKey(for: request)) {
+            return ImageResponse(image: image, request: request, source: .memory)
+        }
+        guard let lowData = request.lowDataSource, configuration.networkConstraint.isConstrained,
+              let image = cache.image(forKey: graph.keys.imageKey(for: request.lowDataRequest(lowData))) else { return nil }
+        return ImageResponse(image: image, request: request, source: .memory, imageSource: lowData.source, isLowData: true)
     }
 }

@@ -34,6 +34,12 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
     case destinationRefused(host: String, address: String)
     /// The bytes are not an image the decoder can read; `format` is what was sniffed, if anything.
     case decodingFailed(format: ImageFormat?, reason: String)
+    /// The data is a video (`format`, sniffed from its first bytes) and this platform has no
+    /// video decoder: `ImageDecoderRegistry.videoDecoder` is `nil`, as it is on Linux (on Apple
+    /// platforms `import Shashin` decodes a video's frame through AVFoundation).
+    case videoNotSupported(VideoFormat)
+    /// The video decoder could not make a frame of the `format` video; `reason` says why.
+    case videoDecodingFailed(format: VideoFormat, reason: String)
     /// The image declares more pixels than the configured limit (a decompression bomb guard).
     case imageTooLarge(width: Int, height: Int, limit: Int)
     /// Decoding the image would take about `estimate` bytes at its peak (from its header: size,
@@ -44,6 +50,10 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
     case processingFailed(identifier: String, reason: String)
     /// The request allowed only cached data and there was none.
     case cacheMiss
+    /// The system refused the download because the network is constrained (Low Data Mode on
+    /// Apple platforms) and the request was sent with `allowsConstrainedNetworkAccess` off: a
+    /// request with a `lowDataSource` loads that instead; one without ends with this.
+    case networkConstrained
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -63,11 +73,20 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
         case .destinationRefused(let host, let address):
             "Refused to connect to \(host) (\(address)): the destination policy forbids loopback, private, link-local and metadata addresses"
         case .decodingFailed(let format, let reason): "Failed to decode \(format.map { "\($0) " } ?? "unrecognised ")data: \(reason)"
+        case .videoNotSupported(let format):
+            #if os(Linux)
+            "The data is a \(format) video, and video is not supported on Linux: Shashin decodes a video's frame only on Apple platforms (AVFoundation)"
+            #else
+            "The data is a \(format) video, and no video decoder is configured (ImageDecoderRegistry.videoDecoder)"
+            #endif
+        case .videoDecodingFailed(let format, let reason): "Failed to take a frame of the \(format) video: \(reason)"
         case .imageTooLarge(let width, let height, let limit): "Image of \(width)×\(height) pixels exceeds the limit of \(limit) pixels"
         case .decodeMemoryExceeded(let estimate, let budget):
             "Decoding would need about \(Self.megabytes(estimate)) at its peak, over the decode memory budget of \(Self.megabytes(budget))"
         case .processingFailed(let identifier, let reason): "Processor '\(identifier)' failed: \(reason)"
         case .cacheMiss: "No cached data and the cache policy forbids loading"
+        case .networkConstrained:
+            "The system refused the download because the network is constrained (Low Data Mode) and the request does not allow constrained network access"
         }
     }
 }
@@ -89,11 +108,14 @@ extension ImagePipelineError: LocalizedError {
 }
 
 extension ImagePipelineError {
-    /// The case a `URLError` becomes: an unsupported URL is `unsupportedScheme`, anything else a
+    /// The case a `URLError` becomes: a refusal for Low Data Mode is `networkConstrained`, an
+    /// unsupported URL is `unsupportedScheme`, anything else a
     /// `networkFailure` with its code. (Cancellation is decided by the caller, which knows whether
     /// anyone asked for it.)
     init(_ urlError: URLError) {
-        if urlError.code == .unsupportedURL {
+        if urlError.isConstrainedNetworkRefusal {
+            self = .networkConstrained
+        } else if urlError.code == .unsupportedURL {
             self = .unsupportedScheme(urlError.failingURL?.scheme ?? "")
         } else {
             self = .networkFailure(code: urlError.code.rawValue, message: urlError.localizedDescription)

@@ -49,6 +49,16 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     /// (`ImageSource.data(id:_:)`). The image keeps the request's `cacheKey` whichever source
     /// made it; `ImageResponse.imageSource` says which did. Default none.
     public var alternativeSources: [ImageSource] = []
+    /// What loads instead of the request's sources while the network is constrained: while the
+    /// configuration's `networkConstraint` is on, or (Apple platforms) when the system refuses
+    /// the download because Low Data Mode is on, for which the request's URL sources are sent
+    /// with `allowsConstrainedNetworkAccess` off. The request's own image, when it is in memory or
+    /// (with the switch on) in the disk cache, is shown instead: it costs no network. The
+    /// low-data image is cached under its own key (its source, its thumbnail, the request's
+    /// processors and animation delivery), so it never answers a load at full quality;
+    /// `ImageResponse.isLowData` tells it. Image tasks only: `data(for:)` loads the request's
+    /// own source. Default `nil`: constraints change nothing.
+    public var lowDataSource: LowDataSource?
     /// How an animated image is delivered: every frame, a frame source that decodes while it
     /// plays, or the first frame only (see `AnimationDelivery`). Default `nil`: the pipeline's
     /// `animationDelivery`; `Options.decodeFirstFrameOnly` makes it `.firstFrameOnly`. Requests

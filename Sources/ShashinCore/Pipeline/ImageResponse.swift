@@ -25,6 +25,9 @@ public struct ImageResponse {
     /// the one of its `alternativeSources` that loaded when those before it failed. A memory-cache
     /// hit names the primary: the cache keeps the image under the request's key, not its origin.
     public let imageSource: ImageSource
+    /// Whether the image is the request's low-data one (`ImageRequest.lowDataSource`), loaded
+    /// because the network was constrained; `imageSource` is then the low-data source.
+    public let isLowData: Bool
     /// For an animated GIF or WebP (whose first frame is `image`): the original data and frame
     /// count; `nil` for still images.
     public var animation: ImageAnimation? { image.animation }
@@ -46,7 +49,8 @@ public struct ImageResponse {
     /// Creates a response; `imageSource` defaults to the request's primary source.
     public init(image: PlatformImage, request: ImageRequest, source: Source, urlResponse: URLResponse? = nil,
                 isPreview: Bool = false, timings: ImageTimings = ImageTimings(), resumedFromByte: Int? = nil,
-                imageSource: ImageSource? = nil) {
+                imageSource: ImageSource? = nil, isLowData: Bool = false) {
+        self.isLowData = isLowData
         self.resumedFromByte = resumedFromByte
         self.imageSource = imageSource ?? request.primarySource
         self.image = image

@@ -227,7 +227,8 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
             timings.total = monotonicNow() - createdAt
             return ImageResponse(image: response.image, request: request, source: response.source,
                                  urlResponse: response.urlResponse, isPreview: response.isPreview, timings: timings,
-                                 resumedFromByte: response.resumedFromByte, imageSource: response.imageSource)
+                                 resumedFromByte: response.resumedFromByte, imageSource: response.imageSource,
+                                 isLowData: response.isLowData)
         }
         let delivery = state.withLock { state -> ([CheckedContinuation<ImageResponse, any Error>], [AsyncStream<Event>.Continuation])? in
             guard state.result == nil else { return nil }

@@ -91,24 +91,39 @@ final class JobGraph: Sendable {
 
     @GraphActor private func start(_ task: ImageTask) {
         guard !task.isFinished else { return } // cancelled before it reached the queue
-        let job = imageJob(for: task.request, stage: task.request.processors.count, key: keys.imageKey(for: task.request))
         task.didStart()
+        guard let lowData = task.request.lowDataSource else { return load(task.request, for: task) }
+        startWithLowData(lowData, for: task)
+    }
+
+    /// Subscribes `task` to the job making `request`'s image (the task's own request, or one
+    /// standing in for it: `JobGraph+LowData`) and ends the task with what the job delivers.
+    /// `lowData`, when given, is what the image is: the response says so. `onFailure`, when
+    /// given, may take a failure over (start other work for the task) instead of ending it.
+    @GraphActor func load(_ request: ImageRequest, for task: ImageTask, lowData: LowDataSource? = nil,
+                          onFailure: (@GraphActor (any Error) -> Bool)? = nil) {
+        let job = imageJob(for: request, stage: request.processors.count, key: keys.imageKey(for: request))
         // The job holds the task until it delivers, so a task whose handle was dropped still ends
         // (and still fills the cache).
-        let wantsPreviews = task.request.isProgressiveDecodingEnabled ?? configuration.isProgressiveDecodingEnabled
+        let wantsPreviews = request.isProgressiveDecodingEnabled ?? configuration.isProgressiveDecodingEnabled
         task.subscription = job.subscribe(priority: task.priority, wantsPreviews: wantsPreviews) { event in
             switch event {
             case .progress(let progress): task.didProgress(progress)
             case .retrying(let retry): task.didRetry(retry)
             case .preview(let result):
                 task.didPreview(ImageResponse(image: result.image, request: task.request, source: result.source,
-                                              isPreview: true))
+                                              isPreview: true, imageSource: lowData?.source ?? result.imageSource,
+                                              isLowData: lowData != nil))
             case .value(let result):
                 for error in result.storageErrors { task.didFailStoring(error) }
                 task.finish(.success(ImageResponse(image: result.image, request: task.request, source: result.source,
                                                    urlResponse: result.urlResponse, timings: result.timings,
-                                                   resumedFromByte: result.resumedFromByte, imageSource: result.imageSource)))
-            case .failure(let error): task.finish(.failure(error))
+                                                   resumedFromByte: result.resumedFromByte,
+                                                   imageSource: lowData?.source ?? result.imageSource,
+                                                   isLowData: lowData != nil)))
+            case .failure(let error):
+                if let onFailure, !task.isFinished, onFailure(error) { return }
+                task.finish(.failure(error))
             }
         }
     }
