@@ -100,6 +100,7 @@ bench-smoke: deps
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-progressive.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-pipeline-cost.sh
 	$$($(SWIFT) build --show-bin-path)/shashin-bench disk --counts 200 --passes 1
+	for d in streamed whole first; do $$($(SWIFT) build --show-bin-path)/shashin-bench animation --frames 12 --width 160 --height 120 --delivery $$d || exit 1; done
 
 # The benchmarks (ordo-one/benchmark, in Benchmarks/), the side-by-side decode (JPEG, PNG, WebP;
 # vipsthumbnail for reference) and processor comparisons with Pillow, peak memory over 100
@@ -118,6 +119,7 @@ bench: deps
 	SWIFT=$(SWIFT) scripts/bench-network.sh
 	SWIFT=$(SWIFT) scripts/bench-progressive.sh
 	WINDOW=32 SWIFT=$(SWIFT) scripts/bench-pipeline-cost.sh
+	for d in streamed whole first; do $$($(SWIFT) build -c release --show-bin-path)/shashin-bench animation --delivery $$d; done
 
 # The soak under faults at full length (50,000 requests, a few minutes; a short one runs in
 # `make test`). Figures and how to read them: RELIABILITY.md.
