@@ -21,9 +21,12 @@ public struct AnimatedGIFWriter: Sendable {
         public var centiseconds: UInt16
         /// The disposal method: 1 leaves the frame, 2 clears its region, 3 restores it.
         public var disposal: UInt8
+        /// The index that leaves the canvas beneath showing, if any.
+        public var transparentIndex: UInt8?
 
-        /// Creates a frame; by default shown for 0.1 s and left as drawn.
-        public init(x: Int, y: Int, width: Int, height: Int, indices: [UInt8], centiseconds: UInt16 = 10, disposal: UInt8 = 1) {
+        /// Creates a frame; by default shown for 0.1 s, left as drawn, with no transparent index.
+        public init(x: Int, y: Int, width: Int, height: Int, indices: [UInt8], centiseconds: UInt16 = 10, disposal: UInt8 = 1,
+                    transparentIndex: UInt8? = nil) {
             precondition(indices.count == width * height && indices.allSatisfy { $0 < 4 })
             self.x = x
             self.y = y
@@ -32,6 +35,7 @@ public struct AnimatedGIFWriter: Sendable {
             self.indices = indices
             self.centiseconds = centiseconds
             self.disposal = disposal
+            self.transparentIndex = transparentIndex
         }
     }
 
@@ -58,7 +62,8 @@ public struct AnimatedGIFWriter: Sendable {
         for colour in palette { gif += [colour.0, colour.1, colour.2] }
         gif += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01] + Self.le(Int(loopCount)) + [0x00]
         for frame in frames {
-            gif += [0x21, 0xF9, 0x04, frame.disposal << 2] + Self.le(Int(frame.centiseconds)) + [0x00, 0x00]
+            let packed = frame.disposal << 2 | (frame.transparentIndex == nil ? 0 : 1)
+            gif += [0x21, 0xF9, 0x04, packed] + Self.le(Int(frame.centiseconds)) + [frame.transparentIndex ?? 0, 0x00]
             gif += [0x2C] + Self.le(frame.x) + Self.le(frame.y) + Self.le(frame.width) + Self.le(frame.height) + [0x00]
             gif += [0x02]                                            // LZW minimum code size
             let lzw = Self.literalLZW(frame.indices)

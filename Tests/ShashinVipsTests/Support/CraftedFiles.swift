@@ -54,47 +54,10 @@ enum CraftedFiles {
     /// A GIF89a whose frames each update a region of the canvas, with a NETSCAPE block looping
     /// forever: how encoders write animations where little changes, which the decoder composes.
     static func regionGIF(width: UInt16, height: UInt16, palette: [(UInt8, UInt8, UInt8)], frames: [GIFFrame]) -> Data {
-        precondition(palette.count == 4)
-        var gif: [UInt8] = Array("GIF89a".utf8) + littleEndian16(width) + littleEndian16(height) + [0xF1, 0, 0]
-        for colour in palette { gif += [colour.0, colour.1, colour.2] }
-        gif += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01, 0x00, 0x00, 0x00]
-        for frame in frames {
-            precondition(frame.indices.count == Int(frame.width) * Int(frame.height))
-            let packed = frame.disposal << 2 | (frame.transparentIndex == nil ? 0 : 1)
-            gif += [0x21, 0xF9, 0x04, packed] + littleEndian16(frame.centiseconds) + [frame.transparentIndex ?? 0, 0x00]
-            gif += [0x2C] + littleEndian16(frame.x) + littleEndian16(frame.y) + littleEndian16(frame.width)
-                + littleEndian16(frame.height) + [0x00]
-            gif += [0x02]                                            // LZW minimum code size
-            let lzw = uncompressedLZW(frame.indices)
-            var index = 0
-            while index < lzw.count {
-                let count = min(255, lzw.count - index)
-                gif += [UInt8(count)] + lzw[index..<index + count]
-                index += count
-            }
-            gif += [0x00]
-        }
-        gif += [0x3B]
-        return Data(gif)
-    }
-
-    /// LZW codes that are all literals: a clear code before every two pixels keeps the code
-    /// width at 3 bits, so no dictionary entry is ever used.
-    private static func uncompressedLZW(_ indices: [UInt8]) -> [UInt8] {
-        var codes: [UInt32] = []
-        for (i, index) in indices.enumerated() {
-            if i % 2 == 0 { codes.append(4) }                       // clear
-            codes.append(UInt32(index))
-        }
-        codes.append(5)                                              // end of information
-        var bytes: [UInt8] = [], buffer: UInt32 = 0, bits: UInt32 = 0
-        for code in codes {
-            buffer |= code << bits
-            bits += 3
-            while bits >= 8 { bytes.append(UInt8(buffer & 0xFF)); buffer >>= 8; bits -= 8 }
-        }
-        if bits > 0 { bytes.append(UInt8(buffer & 0xFF)) }
-        return bytes
+        AnimatedGIFWriter(width: Int(width), height: Int(height), palette: palette).data(frames.map {
+            AnimatedGIFWriter.Frame(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height), indices: $0.indices,
+                                    centiseconds: $0.centiseconds, disposal: $0.disposal, transparentIndex: $0.transparentIndex)
+        })
     }
 
     private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
@@ -110,6 +73,5 @@ enum CraftedFiles {
 
     private static func bigEndian(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32($0))) } }
     private static func bigEndian16(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
-    private static func littleEndian16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
 }
 #endif
