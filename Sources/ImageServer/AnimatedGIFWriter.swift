@@ -14,6 +14,7 @@ public struct AnimatedGIFWriter: Sendable {
     /// One frame: a region of palette indices, where it goes, how long it shows and how it is
     /// disposed of (1: left, 2: background, 3: previous).
     public struct Frame: Sendable {
+        /// Where the region goes on the canvas (its top-left corner) and its size, in pixels.
         public var x: Int, y: Int, width: Int, height: Int
         /// `width × height` indices into the palette (0–3).
         public var indices: [UInt8]

@@ -34,7 +34,10 @@ public struct AVFoundationVideoDecoder: ImageDecoding {
         var image: CGImage
         do {
             image = try TemporaryFile.withContents(data, fileExtension: format.fileExtension) { url in
-                try frameImage(of: url, maximumSide: VideoFrameOptions.maximumSide(for: context.thumbnail))
+                // Without a thumbnail the frame is still bounded: a square of `maxPixelCount` pixels
+                // holds a frame of any shape within the limit, so no larger frame is ever decoded.
+                try frameImage(of: url, maximumSide: VideoFrameOptions.maximumSide(for: context.thumbnail)
+                               ?? Int(Double(context.maxPixelCount).squareRoot()))
             }
         } catch {
             throw ImagePipelineError.videoDecodingFailed(format: format, reason: error.localizedDescription)

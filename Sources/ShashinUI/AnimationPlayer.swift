@@ -25,7 +25,7 @@ final class AnimationPlayer {
     /// Shows `animation`'s frames through `show` after the first (which is the image already on
     /// screen), at `scale` pixels per point, stopping any earlier playback; nothing when it has
     /// no frames to play. While `isVisible` says no (a view out of its window), time runs on but
-    /// no frame is drawn; once `show`'s owner is gone (`isVisible` returns `nil`), playback ends.
+    /// no frame is drawn or decoded; once `show`'s owner is gone (`isVisible` returns `nil`), playback ends.
     /// A frame that fails to decode ends playback on the frame shown.
     func play(_ animation: ImageAnimation, scale: Double = 1, show: @escaping @MainActor (PlatformImage) -> Void,
               isVisible: @escaping @MainActor () -> Bool? = { true }) {
@@ -39,7 +39,9 @@ final class AnimationPlayer {
             while !Task.isCancelled, let visible = isVisible() {
                 let step = playback.step()
                 if visible, let frame = step.frame { show(Self.image(frame.bitmap, scale: scale)) }
-                if step.needsFill {
+                // Out of its window a view decodes nothing: time runs on, and late frames are
+                // dropped when it comes back.
+                if step.needsFill, visible {
                     let decoded = await Task.detached(priority: .userInitiated) { (try? playback.fill()) != nil }.value
                     guard decoded else { break }
                     continue

@@ -24,6 +24,26 @@ import Testing
         #expect(streamed.cacheKey.description == "https://images.test/a.gif {frame source}")
     }
 
+    @Test func thePipelinesDeliveryIsInTheImageKeyUnlessTheRequestChose() {
+        let plain = ImageRequest(url: Self.url)
+        var streamed = plain
+        streamed.animationDelivery = .frameSource
+        let still = CacheKeys(rule: nil, animationDelivery: .firstFrameOnly)
+        #expect(still.imageKey(for: plain).animationDelivery == .firstFrameOnly)
+        #expect(still.imageKey(for: streamed).animationDelivery == .frameSource, "the request's own choice wins")
+        #expect(CacheKeys(rule: nil).imageKey(for: plain) == plain.cacheKey, "automatic adds nothing")
+        // Two pipelines that deliver differently never share a memory cache entry.
+        let memory = MemoryCache()
+        var configuration = ImagePipeline.Configuration(decoder: TestDecoder())
+        configuration.memoryCache = memory
+        let automatic = ImagePipeline(configuration: configuration)
+        configuration.animationDelivery = .firstFrameOnly
+        let firstFrameOnly = ImagePipeline(configuration: configuration)
+        automatic.storeCachedImage(Bitmap(width: 1, height: 1, pixels: [1, 2, 3, 255]).platformImage, for: plain, caches: .memory)
+        #expect(automatic.cachedImage(for: plain) != nil)
+        #expect(firstFrameOnly.cachedImage(for: plain) == nil)
+    }
+
     @Test func thePlanFollowsTheDeliveryAndTheBudget() {
         let target = (width: 100, height: 100)
         func plan(_ delivery: AnimationDelivery, frames: Int) -> ImageDecodingContext.AnimationPlan {

@@ -131,7 +131,10 @@ final class ManualAnimationClock: Sendable {
                 shown.append((frame.index, clock.now))
             }
             if step.needsFill {
+                // A fill the playback asks for always has a frame to decode: else it would spin.
+                let decodedBefore = playback.buffer.decodedFrameCount
                 try playback.fill()
+                #expect(playback.buffer.decodedFrameCount > decodedBefore, "a fill with nothing to decode at step \(steps)")
                 continue
             }
             guard let wait = step.wait else { break }
@@ -164,6 +167,46 @@ final class ManualAnimationClock: Sendable {
         }
         #expect(playback.droppedFrameCount > shown.count, "most frames are dropped: \(playback.droppedFrameCount) of \(shown.count)")
         #expect(playback.shownFrameCount == shown.count + 1)
+    }
+
+    @Test func aSlowFirstDecodeThenFastOnesCatchesUp() throws {
+        let clock = ManualAnimationClock()
+        let decodes = Locked(0)
+        // The first decode (which opens the file) takes 350 ms, every later one 20 ms.
+        let (source, _) = LoggedFrames.source(frames: 6, duration: 0.1) {
+            let first = decodes.withLock { count -> Bool in count += 1; return count == 1 }
+            clock.advance(by: first ? 0.35 : 0.02)
+        }
+        let playback = AnimationPlayback(buffer: source.makeBuffer(capacity: 3), now: { clock.now })
+        let start = clock.now
+        let shown = try play(playback, clock: clock, until: start + 3)
+        #expect(shown.count >= 20, "it catches up once decodes are fast: \(shown.count) frames in 3 s")
+        for (index, at) in shown { #expect(index == playback.timeline.frame(at: at - start).index) }
+    }
+
+    @Test func decodesOfEveryLengthNeverAskForAFillWithNothingToDecode() throws {
+        // Decode times drawn from a seeded generator, 0–300 ms against frames of 100 ms: late
+        // and on-time decodes mixed, across loops; `play` checks every fill decodes a frame.
+        for seed in UInt64(1)...200 {
+            let clock = ManualAnimationClock()
+            let state = Locked(seed)
+            let (source, _) = LoggedFrames.source(frames: 5, duration: 0.1) {
+                let draw = state.withLock { value -> UInt64 in
+                    value = value &* 6364136223846793005 &+ 1442695040888963407
+                    return value >> 33
+                }
+                clock.advance(by: Double(draw % 300) / 1000)
+            }
+            let playback = AnimationPlayback(buffer: source.makeBuffer(capacity: Int(seed % 3) + 1), now: { clock.now })
+            _ = try play(playback, clock: clock, until: clock.now + 3)
+        }
+    }
+
+    @Test func aSourceOfOneFrameIsStill() throws {
+        let (source, decoder) = LoggedFrames.source(frames: 1)
+        let step = AnimationPlayback(buffer: source.makeBuffer(), now: { 0 }).step()
+        #expect(step.frame == nil && !step.needsFill && step.wait == nil)
+        #expect(decoder.log.current.isEmpty)
     }
 
     @Test func theLastLoopEndsOnTheLastFrame() throws {

@@ -16,6 +16,10 @@ import FoundationNetworking
 /// (`processed `).
 struct CacheKeys: Sendable {
     let rule: ImageIDRule?
+    /// The configuration's animation delivery: in every image key unless `.automatic` or the
+    /// request chose its own, so pipelines that deliver animations differently never share a
+    /// result through a shared memory or disk cache.
+    var animationDelivery: AnimationDelivery = .automatic
 
     /// The prefix of every key made from an image identifier.
     static let idPrefix = "image-id:"
@@ -43,15 +47,15 @@ struct CacheKeys: Sendable {
     }
 
     /// The key of `request`'s decoded and processed image: the memory cache's, an image job's, and
-    /// the base of its processed result's disk key. The request's own `cacheKey` unless the rule
-    /// names the image.
+    /// the base of its processed result's disk key: the request's own `cacheKey`, with the
+    /// configuration's animation delivery when the request chose none and the rule's identifier
+    /// when the rule names the image.
     func imageKey(for request: ImageRequest) -> ImageCacheKey {
-        guard request.imageID == nil, request.dataSource == nil, let rule, let url = request.url,
-              let id = rule.imageID(for: url) else {
-            return request.cacheKey
-        }
         var key = request.cacheKey
-        key.url = Self.token(forID: id)
+        if key.animationDelivery == nil, animationDelivery != .automatic { key.animationDelivery = animationDelivery }
+        if request.imageID == nil, request.dataSource == nil, let rule, let url = request.url, let id = rule.imageID(for: url) {
+            key.url = Self.token(forID: id)
+        }
         return key
     }
 

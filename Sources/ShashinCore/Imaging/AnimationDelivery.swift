@@ -18,7 +18,9 @@ public enum AnimationDelivery: Sendable, Hashable, CustomStringConvertible {
     case allFrames
     /// The first frame at once and an `AnimationFrameSource` (`ImageAnimation.frameSource`) that
     /// decodes the others on demand at the delivered size: the memory cache holds the first
-    /// frame and the encoded data, not every frame.
+    /// frame and the encoded data, not every frame. Each playback (an `AnimationFrameBuffer`)
+    /// holds its buffered frames and its decoder's canvas, about one frame at the file's size,
+    /// for as long as it plays; neither the memory cache nor the decode budget counts them.
     case frameSource
     /// One frame decoded: the image is still, and `ImageAnimation` says only the frame count,
     /// the data and the loop count (Kingfisher's `.onlyLoadFirstFrame`, SDWebImage's

@@ -13,7 +13,7 @@ import Foundation
 /// try buffer.fill(from: 1)                 // off the main thread
 /// if let frame = buffer.bufferedFrame(at: 1) { show(frame) }
 /// ```
-public final class AnimationFrameBuffer: @unchecked Sendable { // `frames` and `decodedFrameCount` under `stateLock`; `reader` under `decodeLock`
+public final class AnimationFrameBuffer: @unchecked Sendable { // `frames` and `decodes` under `stateLock`; `reader` under `decodeLock`
     /// 3 frames: the one about to show and two behind it, as `SDAnimatedImageView` and
     /// Kingfisher's `AnimatedImageView` keep a few.
     public static let defaultCapacity = 3

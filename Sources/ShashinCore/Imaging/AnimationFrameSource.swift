@@ -73,6 +73,7 @@ public final class AnimationFrameSource: Sendable, Hashable, CustomStringConvert
     /// Sources are equal when they are the same object.
     public static func == (lhs: AnimationFrameSource, rhs: AnimationFrameSource) -> Bool { lhs === rhs }
 
+    /// Hashes the object's identity, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 

@@ -71,6 +71,8 @@ public final class AnimationPlayback: @unchecked Sendable { // `state` under `lo
 
     /// What to do at the clock's time now; see the type's notes.
     public func step() -> Step {
+        // Fewer than two frames is a still image: nothing to play.
+        guard timeline.durations.count > 1 else { return Step(frame: nil, needsFill: false, wait: nil) }
         let elapsed = now() - start
         let (due, timeLeft) = timeline.frame(at: elapsed)
         // At least a millisecond: a remainder lost to rounding must not wake the player at once.
@@ -80,8 +82,13 @@ public final class AnimationPlayback: @unchecked Sendable { // `state` under `lo
             var frame: (index: Int, bitmap: Bitmap)?
             if due != state.shown {
                 guard let bitmap = buffer.bufferedFrame(at: due) else {
-                    // Late: the frame on screen stays; decode the one due when that decode ends.
+                    // Late: the frame on screen stays; decode the one due when that decode ends,
+                    // or, when that one is held already, wait for it.
                     let target = timeline.frame(at: elapsed + state.decodeTime).index
+                    guard buffer.bufferedFrame(at: target) == nil else {
+                        state.plannedFill = nil
+                        return Step(frame: nil, needsFill: false, wait: remaining)
+                    }
                     state.plannedFill = (target, 1)
                     return Step(frame: nil, needsFill: true, wait: remaining)
                 }

@@ -65,13 +65,14 @@ public struct ImageAnimation: Sendable, Hashable, CustomStringConvertible {
         return frames.count > 1 ? AnimationFrameSource(frames: frames, loopCount: loopCount) : nil
     }
 
-    /// Whether only the first frame was decoded, because the whole animation passed a budget or
-    /// the request asked for it: a view shows the image still.
+    /// Whether only the first frame was decoded, because the whole animation passed a budget, the
+    /// request asked for it, or the decoder could read no frame after it: a view shows the image still.
     public var isFirstFrameOnly: Bool {
         guard frameSource == nil else { return false }
         return switch shortfall {
         case .overPixelBudget?, .overByteBudget?, .firstFrameRequested?: true
-        case .damaged?, nil: false
+        case .damaged?: frames.isEmpty
+        case nil: false
         }
     }
 

@@ -9,7 +9,12 @@ import Foundation
 /// VideoFormat(sniffing: data) == .mp4
 /// ```
 public enum VideoFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    case mp4, mov, m4v
+    /// MPEG-4 (`.mp4`; ftyp brands such as `isom`, `mp41`, `mp42`, `avc1`).
+    case mp4
+    /// QuickTime (`.mov`; ftyp brand `qt  `, or an older file that begins with a movie atom).
+    case mov
+    /// Apple's MPEG-4 video (`.m4v`; ftyp brand `M4V `).
+    case m4v
 
     /// Brands that name each container, in the `ftyp` box's major brand or its compatible ones.
     private static let brands: [String: VideoFormat] = [

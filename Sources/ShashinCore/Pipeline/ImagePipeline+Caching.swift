@@ -52,7 +52,8 @@ extension ImagePipeline {
     /// Stores `image` as the image of `request` (its thumbnail and processors included) in the
     /// layers `caches` names: in memory at once, so the next load is answered synchronously, and on
     /// disk in the background, encoded with the configuration's `encoder` (JPEG, or PNG when the
-    /// image has transparency; an animation as WebP) and served as fresh for a week, then
+    /// image has transparency; an animation as the file it was decoded from, or as WebP when
+    /// processed; a streamed animation not at all when processed) and served as fresh for a week, then
     /// revalidated. On disk a request with a thumbnail or processors is stored as a processed result
     /// (`diskCachePolicy` `.processed` or `.all`), one without as the original bytes (`.originals` or
     /// `.all`); a layer the configuration leaves out is skipped. `backgroundWorkCount` counts the
@@ -67,15 +68,22 @@ extension ImagePipeline {
         if caches.contains(.memory) { configuration.memoryCache?.store(image, forKey: key) }
         guard caches.contains(.disk) else { return }
         if ProcessedImageStore.isProcessed(request) {
+            // A streamed animation holds no frames to encode: it streams again from its original.
+            guard image.animation?.isStreamed != true else { return }
             graph.processedStore?.storeGivenInBackground(image, request: request, cacheKey: key, lifetime: Self.givenLifetime)
-        } else if graph.httpCache != nil, graph.keys.storedKey(for: request) != nil, let encoder = configuration.encoder {
-            let carried = UncheckedImage(image)
-            let quality = configuration.encodingQuality
-            graph.diskWrites.enqueue { [self] in
-                let format = ProcessedImageStore.format(original: .jpeg, hasTransparency: carried.value.mayHaveTransparency,
-                                                        animated: !(carried.value.animation?.frames.isEmpty ?? true))
-                guard let data = ProcessedImageStore.encode(carried.value, as: format, with: encoder, quality: quality) else { return }
-                _ = try? storeCachedData(data, for: request, lifetime: Self.givenLifetime)
+        } else if graph.httpCache != nil, graph.keys.storedKey(for: request) != nil {
+            if let animation = image.animation {
+                // An animation is kept as the file it was decoded from, with every frame.
+                let data = animation.data
+                graph.diskWrites.enqueue { [self] in _ = try? storeCachedData(data, for: request, lifetime: Self.givenLifetime) }
+            } else if let encoder = configuration.encoder {
+                let carried = UncheckedImage(image)
+                let quality = configuration.encodingQuality
+                graph.diskWrites.enqueue { [self] in
+                    let format = ProcessedImageStore.format(original: .jpeg, hasTransparency: carried.value.mayHaveTransparency)
+                    guard let data = ProcessedImageStore.encode(carried.value, as: format, with: encoder, quality: quality) else { return }
+                    _ = try? storeCachedData(data, for: request, lifetime: Self.givenLifetime)
+                }
             }
         }
     }
@@ -85,7 +93,9 @@ extension ImagePipeline {
 
     /// The layers `storeCachedImage(_:for:caches:)` writes.
     public struct Caches: OptionSet, Sendable, Hashable {
+        /// The layers as bits: 1 memory, 2 disk.
         public let rawValue: Int
+        /// The layers `rawValue`'s bits name.
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// The memory cache: decoded, answered synchronously.
         public static let memory = Caches(rawValue: 1 << 0)

@@ -33,7 +33,7 @@ final class JobGraph: Sendable {
 
     init(configuration: ImagePipeline.Configuration) {
         self.configuration = configuration
-        keys = CacheKeys(rule: configuration.imageIDRule)
+        keys = CacheKeys(rule: configuration.imageIDRule, animationDelivery: configuration.animationDelivery)
         let dataLoader: any DataLoading = if configuration.credentialProvider != nil || !configuration.credentials.isEmpty {
             AuthenticatingDataLoader(wrapping: configuration.dataLoader, credentials: configuration.credentials,
                                      provider: configuration.credentialProvider)

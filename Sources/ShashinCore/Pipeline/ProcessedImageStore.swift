@@ -95,7 +95,8 @@ final class ProcessedImageStore: Sendable {
         // The stored pixels are the thumbnail already; they carry its scale, as when first decoded.
         let context = ImageDecodingContext(format: ImageFormat(sniffing: entry.data), thumbnail: nil, maxPixelCount: maxPixelCount,
                                            memoryBudget: memoryBudget, maxAnimationByteCount: maxAnimationByteCount,
-                                           scale: request.thumbnail?.scale)
+                                           scale: request.thumbnail?.scale,
+                                           animationDelivery: cacheKey.animationDelivery ?? .automatic)
         do {
             return try decoder.decode(entry.data, context: context)
         } catch {

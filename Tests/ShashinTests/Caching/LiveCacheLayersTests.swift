@@ -163,4 +163,27 @@ struct LiveCacheLayersTests {
         #expect(fixture.server.requestCount(for: "/made.jpg") == 0)
         try await fixture.finish()
     }
+
+    @Test("a streamed animation stored by the app keeps its frames on disk, as the file it came from")
+    func storedStreamedAnimationKeepsItsFrames() async throws {
+        let (fixture, _) = try await LiveFixture.startOnDisk {
+            $0.diskCachePolicy = .all
+            $0.animationDelivery = .frameSource
+        }
+        let gif = AnimatedGIFWriter.movingSquare(width: 40, height: 30, frames: 6)
+        fixture.server.setRoute("/moving.gif", .data(gif, contentType: "image/gif"))
+        let loaded = try await fixture.pipeline.response(for: ImageRequest(url: fixture.server.url("/moving.gif")))
+        #expect(loaded.animation?.isStreamed == true)
+
+        let made = ImageRequest(url: fixture.server.url("/made.gif"))
+        fixture.pipeline.storeCachedImage(loaded.image, for: made)
+        // With a thumbnail it has no frames to encode: nothing is stored for that size.
+        fixture.pipeline.storeCachedImage(loaded.image, for: ImageRequest(url: made.url!, thumbnail: .init(maxPixelSize: 20)))
+        try await waitFor { fixture.pipeline.backgroundWorkCount == 0 }
+        #expect(try fixture.pipeline.cachedData(for: made) == gif)
+        let again = try await fixture.pipeline.response(for: made)
+        #expect(again.source == .disk && again.animation?.frameCount == 6)
+        #expect(fixture.server.requestCount(for: "/made.gif") == 0)
+        try await fixture.finish()
+    }
 }
