@@ -77,18 +77,16 @@ struct BenchAnimationCommand: ParsableCommand {
         guard let after = ResidentMemory.now() else { throw ValidationError("Cannot read /proc/self/status.") }
         try printJSONLine(Report(
             delivery: delivery.rawValue, frames: frames, canvas: "\(width)x\(height)", output: "\(image.pixelWidth)x\(image.pixelHeight)",
-            gifMB: Self.megabytes(gif.count), idleResidentMB: Self.megabytes(idle), peakAboveIdleMB: Self.megabytes(after.peak - idle),
+            gifMB: megabytes(gif.count), idleResidentMB: megabytes(idle), peakAboveIdleMB: megabytes(after.peak - idle),
             firstFrameMS: rounded(Self.seconds(firstFrame) * 1000, 1), framesPlayed: played,
             msPerPlayedFrame: played == 0 ? 0 : rounded(Self.seconds(playing) * 1000 / Double(played), 2),
-            memoryCacheCostMB: Self.megabytes(image.pixelWidth * image.pixelHeight * 4
+            memoryCacheCostMB: megabytes(image.pixelWidth * image.pixelHeight * 4
                                               + (image.animation.map { $0.extraFrameByteCount + $0.data.count } ?? 0))))
     }
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
-
-    static func megabytes(_ bytes: Int) -> Double { rounded(Double(bytes) / 1_048_576, 1) }
 
     struct Report: Encodable {
         var delivery: String

@@ -51,11 +51,11 @@ struct BenchMemoryCommand: AsyncParsableCommand {
             thumbnail: thumbnail.maxPixelSize,
             outputs: sizes.sorted().joined(separator: " "),
             seconds: rounded(seconds, 2),
-            idleResidentMB: Self.megabytes(idle),
-            peakResidentMB: Self.megabytes(after.peak),
-            peakAboveIdleMB: Self.megabytes(after.peak - idle),
-            finalResidentMB: Self.megabytes(after.resident),
-            memoryCacheMB: Self.megabytes(memoryCacheBytes)
+            idleResidentMB: megabytes(idle),
+            peakResidentMB: megabytes(after.peak),
+            peakAboveIdleMB: megabytes(after.peak - idle),
+            finalResidentMB: megabytes(after.resident),
+            memoryCacheMB: megabytes(memoryCacheBytes)
         ))
     }
 
@@ -81,8 +81,6 @@ struct BenchMemoryCommand: AsyncParsableCommand {
             case memoryCacheMB = "memory_cache_mb"
         }
     }
-
-    private static func megabytes(_ bytes: Int) -> Double { rounded(Double(bytes) / 1_048_576, 1) }
 
     private static func url(_ string: String) throws -> URL {
         guard let url = URL(string: string), url.scheme == "http" || url.scheme == "https" else {

@@ -9,3 +9,6 @@ func rounded(_ value: Double, _ digits: Int) -> Double {
     let scale = pow(10, Double(digits))
     return (value * scale).rounded() / scale
 }
+
+/// `bytes` in MiB, to a tenth: how the memory reports give sizes.
+func megabytes(_ bytes: Int) -> Double { rounded(Double(bytes) / 1_048_576, 1) }

@@ -46,6 +46,20 @@ struct LiveResumeTests {
         return (ImagePipeline(configuration: configuration), configuration.dataLoader)
     }
 
+    /// Runs `body` with a started server, the big image and a maker of relaunched pipelines (a
+    /// loader of `kind` each, on one disk cache in a temporary folder); then stops the server and
+    /// removes the folder.
+    static func onDisk(_ kind: LoaderFactory,
+                       _ body: (ImageServer, Data, () -> (ImagePipeline, any DataLoading)) async throws -> Void) async throws {
+        let server = ImageServer()
+        try await server.start()
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let storage = try DiskCache(directory: folder)
+        try await body(server, try await bigImage(), { pipeline(kind, on: storage) })
+        await server.stop()
+    }
+
     static func store(_ fixture: LiveFixture) -> ResumableDataStore {
         fixture.pipeline.configuration.resumableData!
     }
@@ -290,51 +304,39 @@ struct LiveResumeTests {
     @Test("a resume survives a new pipeline through the disk cache, and the whole image is stored",
           arguments: LoaderFactory.all)
     func resumeFromDiskAfterRestart(loader: LoaderFactory) async throws {
-        let server = ImageServer()
-        try await server.start()
-        let big = try await Self.bigImage()
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let storage = try DiskCache(directory: folder)
-        let url = Self.serveDropping(server, "/disk.png", data: big, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=3600"])
-        func pipeline() -> (ImagePipeline, any DataLoading) { Self.pipeline(loader, on: storage) }
-        let (first, firstLoader) = pipeline()
-        await #expect(throws: (any Error).self) { try await first.data(for: ImageRequest(url: url)) }
-        let keptBytes = try #require(first.configuration.resumableData?.resumableData(for: url)).data.count
-        try await waitFor { first.activeTaskCount == 0 }
-        try await shutDown(firstLoader)
+        try await Self.onDisk(loader) { server, big, pipeline in
+            let url = Self.serveDropping(server, "/disk.png", data: big, headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=3600"])
+            let (first, firstLoader) = pipeline()
+            await #expect(throws: (any Error).self) { try await first.data(for: ImageRequest(url: url)) }
+            let keptBytes = try #require(first.configuration.resumableData?.resumableData(for: url)).data.count
+            try await waitFor { first.activeTaskCount == 0 }
+            try await shutDown(firstLoader)
 
-        server.updateRoute("/disk.png") { $0.fault = nil }
-        let (second, secondLoader) = pipeline()
-        let response = try await second.response(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 64)))
-        #expect(response.resumedFromByte == keptBytes)
-        #expect(response.source == .network)
-        #expect(server.responseCount(for: "/disk.png", status: 206) == 1)
+            server.updateRoute("/disk.png") { $0.fault = nil }
+            let (second, secondLoader) = pipeline()
+            let response = try await second.response(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 64)))
+            #expect(response.resumedFromByte == keptBytes)
+            #expect(response.source == .network)
+            #expect(server.responseCount(for: "/disk.png", status: 206) == 1)
 
-        let (third, thirdLoader) = pipeline()
-        let (data, _) = try await third.data(for: ImageRequest(url: url))
-        #expect(data == big)
-        #expect(server.requestCount(for: "/disk.png") == 2)
-        try await waitFor { second.activeTaskCount == 0 && third.activeTaskCount == 0 }
-        try await shutDown(secondLoader)
-        try await shutDown(thirdLoader)
-        await server.stop()
+            let (third, thirdLoader) = pipeline()
+            let (data, _) = try await third.data(for: ImageRequest(url: url))
+            #expect(data == big)
+            #expect(server.requestCount(for: "/disk.png") == 2)
+            try await waitFor { second.activeTaskCount == 0 && third.activeTaskCount == 0 }
+            try await shutDown(secondLoader)
+            try await shutDown(thirdLoader)
+        }
     }
 
     @Test("with disk writes turned off a dropped download keeps its bytes in memory only",
           arguments: LoaderFactory.all)
     func diskWritesOffKeepsThePartialBodyInMemory(loader: LoaderFactory) async throws {
-        let server = ImageServer()
-        try await server.start()
-        let big = try await Self.bigImage()
-        let folder = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let storage = try DiskCache(directory: folder)
-        let url = Self.serveDropping(server, "/memory-only.png", data: big)
-        func pipeline() -> (ImagePipeline, any DataLoading) { Self.pipeline(loader, on: storage) }
-        let (first, firstLoader) = pipeline()
-        await #expect(throws: (any Error).self) {
-            try await first.data(for: ImageRequest(url: url, options: .disableDiskCacheWrites))
+        try await Self.onDisk(loader) { server, big, pipeline in
+            let url = Self.serveDropping(server, "/memory-only.png", data: big)
+            let (first, firstLoader) = pipeline()
+            await #expect(throws: (any Error).self) {
+                try await first.data(for: ImageRequest(url: url, options: .disableDiskCacheWrites))
         }
         let keptBytes = try #require(first.configuration.resumableData?.resumableData(for: url)).data.count
         try await waitFor { first.activeTaskCount == 0 }
@@ -353,6 +355,6 @@ struct LiveResumeTests {
         try await waitFor { first.activeTaskCount == 0 && second.activeTaskCount == 0 }
         try await shutDown(firstLoader)
         try await shutDown(secondLoader)
-        await server.stop()
+        }
     }
 }
