@@ -15,11 +15,13 @@ demo: build
 
 # The contributor loop: the plain debug build, every plain suite (core, feed, libvips, memory,
 # server and over-HTTP, process; scripts/test-suites.sh says why each group runs in a process of
-# its own), then the README's and the DocC articles' samples compiled.
+# its own), then the README's and the DocC articles' samples compiled against that build and every
+# relative link of the Markdown pages followed.
 test: deps
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/test-suites.sh
-	SWIFT=$(SWIFT) scripts/check-readme
+	SWIFT=$(SWIFT) scripts/check-readme --skip-build
+	scripts/check-links
 
 # Everything CI runs (`.ci/run`): `make test`, then the DocC catalogue, every benchmark's smoke
 # run, the Apple-shape build, the iOS SDK type-check where an SDK is given, and the whole suite
@@ -45,9 +47,11 @@ check-ios-sdk:
 
 # Every Swift sample in README.md and in the DocC articles (Sources/Shashin/Shashin.docc),
 # compiled against the built package; errors and warnings fail (scripts/check-readme says how
-# each sample is compiled). Seconds once the package is built.
+# each sample is compiled). Then every relative link of the Markdown pages: the file exists and
+# the anchor is one of its headings' (scripts/check-links). Seconds once the package is built.
 check-readme: deps
 	SWIFT=$(SWIFT) scripts/check-readme
+	scripts/check-links
 
 # The DocC catalogue Sources/Shashin/Shashin.docc, with the symbols of `import Shashin` read from
 # the modules the plain build made (no second build), into .build/docs: a static site to serve
