@@ -100,6 +100,27 @@ struct LowDataSourceTests {
         #expect(pipeline.cachedImage(for: request) == nil)
     }
 
+    @Test func removingTheRequestsImageRemovesItsLowDataImageToo() async throws {
+        let (pipeline, loader, constraint, cache) = fixture(constrained: true)
+        let request = request()
+        let lowKey = request.lowDataRequest(request.lowDataSource!).cacheKey
+        _ = try await pipeline.response(for: request)
+        constraint.isConstrained = false
+        _ = try await pipeline.response(for: request)
+        #expect(cache.image(forKey: lowKey) != nil && cache.image(forKey: request.cacheKey) != nil)
+
+        // The same image asked for without its low-data source: only its own goes.
+        try pipeline.removeCachedImage(for: ImageRequest(url: Self.primaryURL))
+        #expect(cache.image(forKey: request.cacheKey) == nil && cache.image(forKey: lowKey) != nil)
+
+        try pipeline.removeCachedImage(for: request)
+        #expect(cache.image(forKey: lowKey) == nil)
+        constraint.isConstrained = true
+        let again = try await pipeline.response(for: request)
+        #expect(again.isLowData && again.source == .network)
+        #expect(loader.requests.map(\.url) == [Self.lowURL, Self.primaryURL, Self.lowURL])
+    }
+
     @Test func theLowDataThumbnailDefaultsToTheRequestsAndMayBeItsOwn() async throws {
         let (pipeline, _, _, _) = fixture(constrained: true)
         var inherited = ImageRequest(url: Self.primaryURL, thumbnail: .init(maxPixelSize: 2))

@@ -10,12 +10,20 @@ extension ImagePipeline {
     /// Removes the image of `request` from every layer: from memory at every size and with every
     /// processing, and from disk its original, each processed variant and any bytes kept to
     /// resume its download. The request's thumbnail and processors do not matter: the image does.
+    /// A request with a `lowDataSource` loses its low-data image the same way: it is a rendition
+    /// of the same picture, stale when the picture is.
     ///
     /// ```swift
     /// try pipeline.removeCachedImage(for: ImageRequest(url: avatarURL))   // after the user changed it
     /// ```
     /// - Throws: `DiskCacheError` when the disk cache cannot be written; memory is emptied first.
     public func removeCachedImage(for request: ImageRequest) throws {
+        try removeCachedImage(named: request)
+        if let lowData = request.lowDataSource { try removeCachedImage(named: request.lowDataRequest(lowData)) }
+    }
+
+    /// Removes from every layer the image `request` names, not its low-data image.
+    private func removeCachedImage(named request: ImageRequest) throws {
         let key = graph.keys.imageKey(for: request)
         let name = key.url
         let original = graph.keys.storedKey(for: request)
