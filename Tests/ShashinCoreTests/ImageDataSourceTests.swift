@@ -180,8 +180,8 @@ struct ImageDataSourceTests {
         let response = try await task.response
         #expect(response.imageSource.dataID == "bundled")
         #expect(response.source == .dataSource)
-        // Kept under the request's own key.
-        #expect(fixture.cache.image(forKey: request.cacheKey) != nil)
+        // Not kept under the request's own key, where it would stand in for the URL's image.
+        #expect(fixture.cache.image(forKey: request.cacheKey) == nil)
         try await fixture.waitUntilIdle()
     }
 }

@@ -7,8 +7,8 @@ import Shashin
 import Testing
 
 /// Alternative sources over real HTTP (`ImageRequest.alternativeSources`): a primary that fails
-/// gives way to the next source, the response names the one that produced the image, and the
-/// image is kept under the request's own key.
+/// gives way to the next source, the response names the one that produced the image, and an
+/// alternative's image is never kept under the request's own key.
 @Suite("Over HTTP: falling back to alternative sources")
 struct LiveFallbackTests {
     @Test("a 500 on the primary falls back to the second source, and the response names it",
@@ -26,12 +26,17 @@ struct LiveFallbackTests {
         #expect(fixture.server.requestCount(for: "/primary.jpg") == 1)
         #expect(fixture.server.requestCount(for: "/mirror.jpg") == 1)
         #expect(fixture.server.requestCount(for: "/never.jpg") == 0)
-        // The image is the request's, under its own key: the next load is a memory hit.
-        guard case .cached(let cached) = fixture.pipeline.loadImage(request) else {
-            Issue.record("expected a memory hit under the primary's key")
+        // The mirror's image is not kept under the request's key: once the primary is back, the
+        // next load shows the primary's own image.
+        let primary = fixture.serveImage("/primary.jpg", width: 120, height: 90)
+        guard case .inProgress(let task) = fixture.pipeline.loadImage(request) else {
+            Issue.record("the mirror's image answered from memory for the primary")
             return
         }
-        #expect(cached.image.testBitmap.width == 80)
+        let next = try await task.response
+        #expect(next.imageSource.url == primary && next.image.testBitmap.width == 120)
+        #expect(fixture.server.requestCount(for: "/primary.jpg") == 2)
+        #expect(fixture.server.requestCount(for: "/mirror.jpg") == 1)
         try await fixture.finish()
     }
 

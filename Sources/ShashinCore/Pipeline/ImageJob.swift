@@ -140,10 +140,13 @@ class ImageJob: Job<ImageResult> {
         upstream = nil
         stopPreviews()
         let enqueuedAt = monotonicNow()
-        let cache = request.options.contains(.disableMemoryCacheWrites) ? nil : graph.configuration.memoryCache
+        // An image an alternative source made is not kept under the request's key: it would stand
+        // in for the request's own image, which the next load asks for again.
+        let keeps = input.imageSource == nil
+        let cache = request.options.contains(.disableMemoryCacheWrites) || !keeps ? nil : graph.configuration.memoryCache
         let cacheKey = self.cacheKey
         let request = self.request
-        let processedStore = processedDestination
+        let processedStore = keeps ? processedDestination : nil
         let storageErrors = input.storageErrors + diskErrors
         workItem = workQueue.enqueue(priority: priority) { [self] item in
             // The slot may be granted on `GraphActor`: the work goes to a dispatch thread.

@@ -46,8 +46,10 @@ public struct ImageRequest: Sendable, CustomStringConvertible {
     public var retryPolicy: RetryPolicy?
     /// Sources tried in order when the one before fails with anything but cancellation (after
     /// its retries): mirrors, a smaller rendition, a bundled or generated image
-    /// (`ImageSource.data(id:_:)`). The image keeps the request's `cacheKey` whichever source
-    /// made it; `ImageResponse.imageSource` says which did. Default none.
+    /// (`ImageSource.data(id:_:)`). `ImageResponse.imageSource` says which source made the image.
+    /// An alternative's image is not kept under the request's `cacheKey` (in memory or as a
+    /// processed result), so it never stands in for the request's own: the next load asks the
+    /// request's source again. Default none.
     public var alternativeSources: [ImageSource] = []
     /// What loads instead of the request's sources while the network is constrained: while the
     /// configuration's `networkConstraint` is on, or (Apple platforms) when the system refuses
