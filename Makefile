@@ -131,7 +131,7 @@ soak: deps
 	SWIFT=$(SWIFT) scripts/soak
 
 clean:
-	rm -rf .build $(TSAN_SCRATCH) .build-apple-shape .build-thread-sanitized .build-address-sanitized
+	rm -rf .build $(TSAN_SCRATCH) .build-apple-shape .build-thread-sanitized .build-address-sanitized .build-fuzz
 
 # The libFuzzer targets in Fuzz/ (decoding, HTTP cache headers, the disk index on damaged files),
 # FUZZ_SECONDS each, one after another, with AddressSanitizer; too slow for `make test`. Findings go

@@ -5,7 +5,7 @@
 # cores), which the test scripts pay once per group. Elsewhere, or before a build, `swift test`.
 #   SCRATCH=DIR   the build folder (default .build)
 #   SANITIZE=X    the sanitizer the folder was built with (for the `swift test` form)
-#   usage: scripts/run-test-bundle.sh [--filter P] [--skip P] [--no-parallel]
+#   usage: scripts/run-test-bundle.sh [--quiet] [--filter P] [--skip P] [--no-parallel]
 set -euo pipefail
 SWIFT=${SWIFT:-swift}
 scratch=${SCRATCH:-.build}

@@ -12,17 +12,21 @@
 #   process has many descriptors open, as the socket suites' process does, which
 #   AddressSanitizer stops on (scripts/test-sanitized.sh runs the same groups).
 #
-# The groups run the built bundle through scripts/run-test-bundle.sh (directly on Linux).
+# The groups run the built bundle through scripts/run-test-bundle.sh (directly on Linux), with
+# Swift Testing's `--quiet`: each group prints its failures and its summary line only.
+# VERBOSE=1 prints every test as it starts and ends (to see which one hangs).
 #
 #   scripts/test-suites.sh [GROUP ...]   GROUP: core feed vips memory server process (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
+quiet=(--quiet)
+[[ "${VERBOSE:-0}" == 1 ]] && quiet=()
 
 memory_suites='DecoderMemory|ProcessorMemoryTests|DecompressionBombMemory|DecodeBudgetMemory|theDirectPathReleasesEverythingOnEveryPath'
 process_suites='DiskCacheCrashTests|DiskCacheTwoProcessTests|LiveToolTests|LiveToolAuthenticationTests|LiveCacheToolTests|SoakTests|HostileHeaderFloodTests'
 
-run() { SWIFT=$SWIFT scripts/run-test-bundle.sh "$@"; }
+run() { SWIFT=$SWIFT scripts/run-test-bundle.sh ${quiet[@]+"${quiet[@]}"} "$@"; }
 
 group() {
     local started=$SECONDS
