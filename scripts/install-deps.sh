@@ -15,8 +15,10 @@ fi
 # liblcms2-dev: the direct JPEG path calls lcms itself (libvips-dev depends on it; named here
 # because CImageKernels includes lcms2.h and links lcms2, as it does libjpeg and zlib).
 # libssl-dev: the test server (ImageServer) makes its HTTPS certificate with OpenSSL's libcrypto.
-# python3: scripts/check-links, which follows the Markdown pages' links in `make test`.
-packages=(libvips-dev liblcms2-dev libsqlite3-dev libssl-dev pkg-config python3)
+packages=(libvips-dev liblcms2-dev libsqlite3-dev libssl-dev pkg-config)
+# python3: scripts/check-links, which follows the Markdown pages' links in `make test` (any
+# python3 on the PATH will do).
+command -v python3 >/dev/null || packages+=(python3)
 # The benchmarks also time libvips' own vipsthumbnail, which libvips-dev only recommends, and
 # read peak memory with GNU time.
 [[ "$need_python" == 1 ]] && packages+=(libvips-tools time)

@@ -40,6 +40,33 @@ struct LiveFallbackTests {
         try await fixture.finish()
     }
 
+    @Test("an alternative's bytes are stored on disk under its own URL, never under the request's image identifier",
+          arguments: LoaderFactory.all)
+    func alternativeIsStoredUnderItsOwnURL(loader: LoaderFactory) async throws {
+        let (fixture, _) = try await LiveFixture.startOnDisk(loader) {
+            $0.httpCacheOptions.storagePolicy = .keepSuccessfulResponses(for: 3600)
+        }
+        fixture.server.setRoute("/primary.jpg", .status(500, text: "down"))
+        let mirror = fixture.serveImage("/mirror.jpg", width: 80, height: 60)
+        var request = ImageRequest(url: fixture.server.url("/primary.jpg"))
+        request.imageID = "photo-1"
+        request.alternativeSources = [.url(mirror)]
+        let first = try await fixture.pipeline.response(for: request)
+        #expect(first.imageSource.url == mirror && first.image.testBitmap.width == 80)
+
+        // The primary is back: the next load asks it, and shows its own image.
+        let primary = fixture.serveImage("/primary.jpg", width: 120, height: 90)
+        let next = try await fixture.pipeline.response(for: request)
+        #expect(next.imageSource.url == primary && next.image.testBitmap.width == 120 && next.source == .network)
+        #expect(fixture.server.requestCount(for: "/primary.jpg") == 2)
+
+        // The mirror's bytes answer a request for the mirror's URL, from disk.
+        let mirrored = try await fixture.pipeline.response(for: ImageRequest(url: mirror))
+        #expect(mirrored.source == .disk && mirrored.image.testBitmap.width == 80)
+        #expect(fixture.server.requestCount(for: "/mirror.jpg") == 1)
+        try await fixture.finish()
+    }
+
     @Test("each source fails in turn: the last one's error ends the task", arguments: LoaderFactory.all)
     func everySourceFails(loader: LoaderFactory) async throws {
         let fixture = try await LiveFixture.start(loader)

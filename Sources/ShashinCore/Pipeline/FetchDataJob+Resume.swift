@@ -92,7 +92,7 @@ extension FetchDataJob {
         case 200:
             let errors = await cache?.storeComplete(body, response: http, for: request,
                                                     requestTime: requestTime, responseTime: responseTime,
-                                                    control: graph.httpControl(for: self.request)) ?? []
+                                                    control: sourceControl) ?? []
             return try checked(FetchedData(data: body, urlResponse: http, source: .network, timings: ImageTimings(),
                                            storageErrors: errors))
         case 206:
@@ -105,7 +105,7 @@ extension FetchDataJob {
             let whole = prefix.data + body
             let errors = await cache?.storeComplete(whole, response: assembled, for: request,
                                                     requestTime: requestTime, responseTime: responseTime,
-                                                    control: graph.httpControl(for: self.request)) ?? []
+                                                    control: sourceControl) ?? []
             return try checked(FetchedData(data: whole, urlResponse: assembled, source: .network, timings: ImageTimings(),
                                            storageErrors: errors, resumedFromByte: prefix.data.count))
         default:

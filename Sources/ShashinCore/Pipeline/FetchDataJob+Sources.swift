@@ -18,6 +18,22 @@ extension FetchDataJob {
         }
     }
 
+    /// What the HTTP cache may do with the source now loading: the request's switches and
+    /// options, and, for its primary source, its image identifier as the storage key. An
+    /// alternative is a resource of its own, stored under its URL: under the identifier it would
+    /// answer the next load of the request's own source.
+    nonisolated var sourceControl: HTTPCache.RequestControl {
+        var control = graph.httpControl(for: request)
+        if loadsAlternative.withLock({ $0 }) { control.key = nil }
+        return control
+    }
+
+    /// The key of the kept partial body a download of the source now loading, sent as `sent`,
+    /// continues: the request's (`CacheKeys.resumeKey`) for its primary, the URL's for an alternative.
+    nonisolated func resumeKey(sent: URLRequest) -> String? {
+        loadsAlternative.withLock { $0 } ? sent.url.flatMap(ResumableDataStore.key(for:)) : graph.keys.resumeKey(for: request, sent: sent)
+    }
+
     /// Starts the next source after a failure with `error`, when there is one and the error is
     /// neither a cancellation nor a refusal for a constrained network (which the task answers
     /// with its low-data source: the next sources would cost as much); `false` when the job is

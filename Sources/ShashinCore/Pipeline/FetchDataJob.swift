@@ -58,7 +58,13 @@ final class FetchDataJob: Job<FetchedData> {
     /// The attempts made so far and the wait before the next (`FetchDataJob+Retry`).
     var retry = DownloadRetry()
     /// The index of the source being loaded in the request's sources (`FetchDataJob+Sources`).
-    var sourceIndex = 0
+    var sourceIndex = 0 {
+        didSet { loadsAlternative.withLock { $0 = sourceIndex > 0 } }
+    }
+    /// `sourceIndex > 0`, for the download's nonisolated code: whether the bytes now loading are an
+    /// alternative source's, which the HTTP cache and the kept partial bodies store under the
+    /// alternative's own URL, never under the request's image identifier.
+    nonisolated let loadsAlternative = Locked(false)
 
     init(graph: JobGraph, request: ImageRequest, key: String) {
         self.request = request
@@ -138,7 +144,7 @@ final class FetchDataJob: Job<FetchedData> {
             return
         }
         let policy = request.cachePolicy
-        let control = graph.httpControl(for: request)
+        let control = sourceControl
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let startedAt = monotonicNow()
             let plan = Result { try cache.plan(for: urlRequest, policy: policy, maxBytes: maxBytes, control: control) }
@@ -317,7 +323,7 @@ final class FetchDataJob: Job<FetchedData> {
             GraphActor.async { self.sendPendingProgress() }
         }
         if let partials = graph.partialBodies, let request = Self.resumableRequest(in: plan),
-           let key = graph.keys.resumeKey(for: self.request, sent: request) {
+           let key = resumeKey(sent: request) {
             return try await downloadResuming(plan, request: request, key: key, storage: partials.for(self.request.options),
                                               progress: progress)
         }

@@ -133,8 +133,9 @@ class ImageJob: Job<ImageResult> {
     // MARK: The final work
 
     /// Makes this stage's image with `work` on `workQueue`, then stores it in the memory cache (and,
-    /// at the last stage of a processed request, on disk) and delivers it. `input` is what the
-    /// stage below delivered: its timings, source and response carry on into the result.
+    /// at the last stage of a processed request, on disk) and delivers it; an image an alternative
+    /// source made is delivered only. `input` is what the stage below delivered: its timings,
+    /// source and response carry on into the result.
     func produce(on workQueue: WorkQueue, from input: Carried, work: @escaping @Sendable () throws -> PlatformImage,
                  record: @escaping @Sendable (inout ImageTimings, TimeInterval) -> Void) {
         upstream = nil

@@ -18,15 +18,16 @@ extension ImagePipeline {
     /// ```
     /// - Throws: `DiskCacheError` when the disk cache cannot be written; memory is emptied first.
     public func removeCachedImage(for request: ImageRequest) throws {
-        try removeCachedImage(named: request)
-        if let lowData = request.lowDataSource { try removeCachedImage(named: request.lowDataRequest(lowData)) }
+        let named = [request] + (request.lowDataSource.map { [request.lowDataRequest($0)] } ?? [])
+        for request in named { removeFromMemory(request) }
+        for request in named { try removeFromDisk(request) }
     }
 
-    /// Removes from every layer the image `request` names, not its low-data image.
-    private func removeCachedImage(named request: ImageRequest) throws {
+    /// Removes from memory the image `request` names (not its low-data image), at every size and
+    /// stage, and the bytes kept to resume its download.
+    private func removeFromMemory(_ request: ImageRequest) {
         let key = graph.keys.imageKey(for: request)
         let name = key.url
-        let original = graph.keys.storedKey(for: request)
         switch configuration.memoryCache {
         case let cache as MemoryCache: cache.removeImages { $0.url == name }
         case let cache?:
@@ -39,8 +40,16 @@ extension ImagePipeline {
             }
         case nil: break
         }
-        configuration.resumableData?.removeValue(forKey: original ?? name)
+        configuration.resumableData?.removeValue(forKey: graph.keys.storedKey(for: request) ?? name)
+    }
+
+    /// Removes from disk the image `request` names (not its low-data image): its original, any
+    /// bytes kept to resume it and every processed variant.
+    private func removeFromDisk(_ request: ImageRequest) throws {
         guard let disk = configuration.diskCache else { return }
+        let key = graph.keys.imageKey(for: request)
+        let name = key.url
+        let original = graph.keys.storedKey(for: request)
         if let original {
             try disk.removeEntry(forKey: original)
             try disk.removeEntry(forKey: PartialBodyStorage.diskKey(for: original))

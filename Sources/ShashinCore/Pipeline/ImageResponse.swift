@@ -23,7 +23,8 @@ public struct ImageResponse {
     public let resumedFromByte: Int?
     /// The source that made the image: the request's primary (`ImageRequest.primarySource`), or
     /// the one of its `alternativeSources` that loaded when those before it failed. A memory-cache
-    /// hit names the primary: the cache keeps the image under the request's key, not its origin.
+    /// or disk hit is always the primary's image: an alternative's is never kept under the
+    /// request's key.
     public let imageSource: ImageSource
     /// Whether the image is the request's low-data one (`ImageRequest.lowDataSource`), loaded
     /// because the network was constrained; `imageSource` is then the low-data source.
