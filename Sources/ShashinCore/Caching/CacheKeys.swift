@@ -73,11 +73,6 @@ struct CacheKeys: Sendable {
         return request.url.flatMap(HTTPCache.storageKey(for:))
     }
 
-    /// The key of the kept partial body a download of `request`, sent as `sent`, continues.
-    func resumeKey(for request: ImageRequest, sent: URLRequest) -> String? {
-        originalKey(for: request) ?? sent.url.flatMap(ResumableDataStore.key(for:))
-    }
-
     /// Requests share a download only when they would send the same thing for the same image:
     /// the method, the image's name (its URL, or its identifier), the headers (two users'
     /// `Authorization` must not share one response), and how the request may use the disk cache.

@@ -18,20 +18,25 @@ extension FetchDataJob {
         }
     }
 
+    /// The image identifier the source now loading is stored under: the request's for its primary
+    /// (`CacheKeys.originalKey`); none for an alternative, a resource of its own kept under its
+    /// URL (under the identifier it would answer the next load of the request's own source).
+    nonisolated var sourceImageKey: String? {
+        sourceIndex == 0 ? graph.keys.originalKey(for: request) : nil
+    }
+
     /// What the HTTP cache may do with the source now loading: the request's switches and
-    /// options, and, for its primary source, its image identifier as the storage key. An
-    /// alternative is a resource of its own, stored under its URL: under the identifier it would
-    /// answer the next load of the request's own source.
+    /// options, stored under `sourceImageKey` when there is one, else under the URL.
     nonisolated var sourceControl: HTTPCache.RequestControl {
         var control = graph.httpControl(for: request)
-        if loadsAlternative.withLock({ $0 }) { control.key = nil }
+        control.key = sourceImageKey
         return control
     }
 
     /// The key of the kept partial body a download of the source now loading, sent as `sent`,
-    /// continues: the request's (`CacheKeys.resumeKey`) for its primary, the URL's for an alternative.
+    /// continues: `sourceImageKey`, else the sent URL's.
     nonisolated func resumeKey(sent: URLRequest) -> String? {
-        loadsAlternative.withLock { $0 } ? sent.url.flatMap(ResumableDataStore.key(for:)) : graph.keys.resumeKey(for: request, sent: sent)
+        sourceImageKey ?? sent.url.flatMap(ResumableDataStore.key(for:))
     }
 
     /// Starts the next source after a failure with `error`, when there is one and the error is

@@ -57,14 +57,13 @@ final class FetchDataJob: Job<FetchedData> {
     private var startsInPlace = false
     /// The attempts made so far and the wait before the next (`FetchDataJob+Retry`).
     var retry = DownloadRetry()
-    /// The index of the source being loaded in the request's sources (`FetchDataJob+Sources`).
-    var sourceIndex = 0 {
-        didSet { loadsAlternative.withLock { $0 = sourceIndex > 0 } }
+    /// The index of the source being loaded in the request's sources (`FetchDataJob+Sources`),
+    /// set on `GraphActor` and read by the download's nonisolated code too.
+    nonisolated var sourceIndex: Int {
+        get { loadingSource.withLock { $0 } }
+        set { loadingSource.withLock { $0 = newValue } }
     }
-    /// `sourceIndex > 0`, for the download's nonisolated code: whether the bytes now loading are an
-    /// alternative source's, which the HTTP cache and the kept partial bodies store under the
-    /// alternative's own URL, never under the request's image identifier.
-    nonisolated let loadsAlternative = Locked(false)
+    private nonisolated let loadingSource = Locked(0)
 
     init(graph: JobGraph, request: ImageRequest, key: String) {
         self.request = request
