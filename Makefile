@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: deps demo build test check check-ios-sdk check-readme docs check-apple-shape test-sanitizers test-core-tsan bench bench-smoke soak clean
+.PHONY: deps demo build test check check-apple-sdk check-ios-sdk check-macos-sdk check-readme docs check-apple-shape test-sanitizers test-core-tsan bench bench-smoke soak clean
 
 deps:
 	@scripts/install-deps.sh
@@ -23,27 +23,38 @@ test: deps
 	SWIFT=$(SWIFT) scripts/check-readme --skip-build
 	scripts/check-links
 
-# Everything CI runs (`.ci/run`): `make test`, then the DocC catalogue, every benchmark's smoke
-# run, the Apple-shape build, the iOS SDK type-check where an SDK is given, and the whole suite
-# again under ThreadSanitizer and under AddressSanitizer.
+# Everything CI runs (`.ci/run`): `make test`, then the Apple SDK type-checks where the SDKs are
+# at hand, the DocC catalogues (with the Apple symbols from those checks' modules), every
+# benchmark's smoke run, the Apple-shape build, and the whole suite again under ThreadSanitizer
+# and under AddressSanitizer. The DocC step runs before the Apple-shape build, which rebuilds this
+# package's modules in .build under another condition.
 check: deps
 	$(MAKE) test
+	$(MAKE) check-apple-sdk
 	SWIFT=$(SWIFT) scripts/build-docs --skip-build
 	$(MAKE) bench-smoke
 	$(MAKE) check-apple-shape
-	$(MAKE) check-ios-sdk
 	$(MAKE) test-sanitizers
 
-# The Apple targets (ShashinCore, Shashin, ShashinUI) type-checked for arm64-apple-ios15.0 against
-# Apple's iOS SDK with the Linux compiler (no code generated, nothing linked): the tool in
-# ../shared/apple-sdk, given an SDK as IOS_SDK (a folder) or IOS_SDK_GIT (a git repository of
-# one). It checks the last commit. Skipped, saying so, where the tool or an SDK is missing: a
-# user's clone has neither. About 4 minutes the first time, 1 minute after.
-APPLE_SDK_TOOL ?= ../shared/apple-sdk/run.sh
+# The Apple targets (ShashinCore, Shashin, ShashinUI, ShashinAppleTests) type-checked with the
+# Linux compiler against Apple's SDKs (no code generated, nothing linked): arm64-apple-ios15.0
+# against iOS 26.2 and arm64-apple-macos12.0 against macOS 15.5 (the AppKit branches), by the tool
+# in ../shared/apple-sdk, given a clone of github:seayou2468-web/maciOS as APPLE_SDK_GIT (or an
+# SDK per OS: scripts/check-apple-sdk says how); then, against the modules it emits, the
+# Apple-only samples of the Markdown pages and the samples in ShashinUI's doc comments
+# (`SAMPLES_ONLY=1 make check-apple-sdk`: those alone, of the working tree, in about 30 s against
+# the modules of an earlier check). Each must end with 0 errors and 0 warnings; each
+# is skipped, saying so, where the tool or its SDK is missing (a user's clone has neither). They
+# check the last commit. About 2 minutes each, 4 the first time. The iOS 17.4 SDK is no longer a
+# gate: it is older than the package's Xcode 26 and lacks `ScrollPhase` (iOS 18).
+check-apple-sdk:
+	scripts/check-apple-sdk all
+
 check-ios-sdk:
-	@if [ ! -x "$(APPLE_SDK_TOOL)" ]; then echo "check-ios-sdk: skipped, no $(APPLE_SDK_TOOL)"; \
-	elif [ -z "$${IOS_SDK:-}$${IOS_SDK_GIT:-}" ]; then echo "check-ios-sdk: skipped, set IOS_SDK or IOS_SDK_GIT"; \
-	else $(APPLE_SDK_TOOL) .; fi
+	scripts/check-apple-sdk ios
+
+check-macos-sdk:
+	scripts/check-apple-sdk macos
 
 # Every Swift sample in README.md and in the DocC articles (Sources/Shashin/Shashin.docc),
 # compiled against the built package; errors and warnings fail (scripts/check-readme says how
@@ -53,10 +64,13 @@ check-readme: deps
 	SWIFT=$(SWIFT) scripts/check-readme
 	scripts/check-links
 
-# The DocC catalogue Sources/Shashin/Shashin.docc, with the symbols of `import Shashin` read from
-# the modules the plain build made (no second build), into .build/docs: a static site to serve
-# with any web server (open /documentation/shashin/). Any DocC warning fails. About 10 s once
-# the package is built; scripts/build-docs says how.
+# The DocC catalogues, into .build/docs: a static site to serve with any web server (open
+# /documentation/shashin/ and /documentation/shashinui/). Shashin.docc with the symbols of
+# `import Shashin` read from the modules the plain build made (no second build), and, where the
+# Apple SDKs are at hand (as for `make check-apple-sdk`), Shashin's Apple symbols and the
+# ShashinUI.docc catalogue from the SDK checks' modules; "skipped" for the Apple part otherwise.
+# Any DocC warning fails. About 10 s once the package is built and the SDK checks have run on
+# the last commit (else they run first); scripts/build-docs says how.
 docs: deps
 	SWIFT=$(SWIFT) scripts/build-docs
 
@@ -103,14 +117,15 @@ bench-smoke: deps
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-network.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-progressive.sh
 	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-pipeline-cost.sh
+	SMOKE=1 SWIFT=$(SWIFT) scripts/bench-disk-store.sh
 	$$($(SWIFT) build --show-bin-path)/shashin-bench disk --counts 200 --passes 1
 	for d in streamed whole first; do $$($(SWIFT) build --show-bin-path)/shashin-bench animation --frames 12 --width 160 --height 120 --delivery $$d || exit 1; done
 
 # The benchmarks (ordo-one/benchmark, in Benchmarks/), the side-by-side decode (JPEG, PNG, WebP;
 # vipsthumbnail for reference) and processor comparisons with Pillow, peak memory over 100
 # 12 MP JPEGs, the disk cache against a file-per-entry store, the network loaders against nginx,
-# then progressive previews; release builds; a few minutes. Results and how to read them:
-# BENCHMARKS.md.
+# progressive previews, then the disk cache's store cost against a baseline commit's; release
+# builds; a few minutes. Results and how to read them: BENCHMARKS.md.
 bench: deps
 	NEED_PILLOW=1 scripts/install-deps.sh
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress
@@ -123,6 +138,7 @@ bench: deps
 	SWIFT=$(SWIFT) scripts/bench-network.sh
 	SWIFT=$(SWIFT) scripts/bench-progressive.sh
 	WINDOW=32 SWIFT=$(SWIFT) scripts/bench-pipeline-cost.sh
+	SWIFT=$(SWIFT) scripts/bench-disk-store.sh
 	for d in streamed whole first; do $$($(SWIFT) build -c release --show-bin-path)/shashin-bench animation --delivery $$d; done
 
 # The soak under faults at full length (50,000 requests, a few minutes; a short one runs in

@@ -63,6 +63,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The logs of `ImagePipelineLogger` on Linux: swift-log, which AsyncHTTPClient already
+        // brings and server-side Swift apps already route. Not compiled on Apple platforms (os.Logger).
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // The pipeline: requests, tasks, job graph, queues, caches, loading. No codec, no UI, no server.
@@ -127,6 +130,7 @@ let package = Package(
                 "ShashinCore",
                 .target(name: "ShashinVips", condition: .when(platforms: vipsPlatforms)),
                 .target(name: "ShashinAsyncHTTPClient", condition: .when(platforms: asyncHTTPClientPlatforms)),
+                .product(name: "Logging", package: "swift-log", condition: .when(platforms: asyncHTTPClientPlatforms)),
             ]
         ),
 
@@ -214,6 +218,9 @@ let package = Package(
         // `scripts/bench-pipeline-cost.sh`: the core alone, so its release build needs no dependency.
         // Kept apart from `shashin-bench`, whose release build compiles SwiftNIO and libvips' bindings.
         .executableTarget(name: "PipelineCostBench", dependencies: ["ShashinCore"], path: "Benchmarks/PipelineCost"),
+        // The disk cache's store cost at 100k entries against a baseline commit's, by
+        // `scripts/bench-disk-store.sh`: the core alone, like the pipeline-cost benchmark.
+        .executableTarget(name: "DiskStoreCostBench", dependencies: ["ShashinCore"], path: "Benchmarks/DiskStoreCost"),
 
         // The invariants the HTTP-cache fuzzer checks, as a library: the fuzzer (under SHASHIN_FUZZ=1)
         // and the core's tests both use it. Not a product: nothing ships it.
@@ -247,6 +254,8 @@ let package = Package(
                 "Shashin", "ShashinAsyncHTTPClient", "ImageServer",
                 // A client of the tests' own, trusting the ImageServer's certificate, for HTTPS and HTTP/2.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // A log handler of the tests' own, to read what ImagePipelineLogger writes.
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
@@ -260,7 +269,9 @@ let package = Package(
 if coreOnly {
     package.products = []
     package.dependencies = []
-    package.targets = package.targets.filter { ["ShashinCore", "CSQLite", "FuzzProbes", "ShashinCoreTests", "PipelineCostBench"].contains($0.name) }
+    package.targets = package.targets.filter {
+        ["ShashinCore", "CSQLite", "FuzzProbes", "ShashinCoreTests", "PipelineCostBench", "DiskStoreCostBench"].contains($0.name)
+    }
 }
 
 /// Leaves the targets named `names` out of the package, and out of every other target's dependencies.
@@ -289,7 +300,7 @@ removeTargets(["CSelfSignedCertificate"])
 if appleShape {
     // The Apple-only tests are empty without ImageIO: nothing to compile. The pipeline-cost
     // benchmark makes a `Bitmap` its decoder's image, as on Linux only.
-    package.targets = package.targets.filter { $0.name != "ShashinAppleTests" && $0.name != "PipelineCostBench" }
+    package.targets = package.targets.filter { !["ShashinAppleTests", "PipelineCostBench", "DiskStoreCostBench"].contains($0.name) }
     for target in package.targets where target.type != .system && target.name != "CSelfSignedCertificate" {
         target.swiftSettings = (target.swiftSettings ?? []) + [.define("SHASHIN_APPLE_SHAPE")]
     }

@@ -8,6 +8,7 @@ let url = URL(string: "https://example.com/photo.jpg")!
 let pipeline = ImagePipeline()
 let token = "secret"
 let mirrorURL = URL(string: "https://mirror.example.com/photo.jpg")!
+let fileURL = URL(fileURLWithPath: "/tmp/photo.jpg")
 
 /// Bytes an app has that are not at a URL: a bundled image, an encrypted store.
 func bundledBanner() async throws -> Data { Data() }
@@ -27,9 +28,9 @@ let broken = solid(0)
 @MainActor func log(_ message: String) {}
 
 /// A view: an `ImageDisplaying` that keeps its own binding.
-final class Cell: ImageDisplaying {
-    lazy var binding = ImageBinding(target: self, pipeline: .shared)
-    func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {}
+@MainActor final class Cell: ImageDisplaying {
+    lazy var binding = ImageBinding(target: self)
+    func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ViewContentMode?) {}
     func displayPlaceholder(_ placeholder: PlatformImage?) {}
     func displayFailure(_ image: PlatformImage?, error: any Error) {}
 }
@@ -53,3 +54,17 @@ struct QOIDecoder: ImageDecoding {
 struct MyGIFDecoder: ImageDecoding {
     func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage { solid(0) }
 }
+
+/// The app's sign-in: a token that `refresh()` replaces.
+actor TokenStore {
+    var token = "secret"
+    func refresh() { token = "refreshed" }
+}
+
+/// What the side-by-side article's samples take as given.
+let urls = posts.map(\.imageURL)
+@MainActor var configuration = ImagePipeline.Configuration()
+func load() async throws -> Data { Data() }
+let p = placeholder
+let f = broken
+let smallURL = mirrorURL

@@ -104,7 +104,7 @@ struct BenchDecodeCommand: ParsableCommand {
         func decode(_ data: Data, context: ImageDecodingContext) throws -> PlatformImage {
             let image = try decoder.decode(data, context: context)
             guard let resizeTo else { return image }
-            return try ImageProcessors.Resize(width: resizeTo, height: resizeTo, contentMode: .aspectFit).process(image)
+            return try ImageProcessors.Resize(width: CGFloat(resizeTo), height: CGFloat(resizeTo), unit: .pixels, contentMode: .aspectFit).process(image)
         }
     }
 

@@ -27,9 +27,9 @@ struct BenchDiskCommand: ParsableCommand {
         abstract: "Measure the disk cache against a file-per-entry store; prints Markdown tables."
     )
 
-    enum Mode: String, ExpressibleByArgument { case thresholds, scale, read, all }
+    enum Mode: String, ExpressibleByArgument { case thresholds, scale, read, store, all }
 
-    @Option(help: "thresholds, scale, read or all (all: thresholds and scale).")
+    @Option(help: "thresholds, scale, read, store or all (all: thresholds, scale and store).")
     var mode: Mode = .all
 
     /// One folder per process, so that two runs at once (two `make test`s) never share one.
@@ -53,8 +53,74 @@ struct BenchDiskCommand: ParsableCommand {
         case .thresholds: try thresholds()
         case .scale: try scale(sizes)
         case .read: try read(count: sizes.first ?? 1000)
-        case .all: try thresholds(); try scale(sizes)
+        case .store: try storeCost(count: sizes.last ?? 100_000)
+        case .all: try thresholds(); try scale(sizes); try storeCost(count: sizes.last ?? 100_000)
         }
+    }
+
+    /// A cache in `url` with no size limit, unsynced files, and `inlineThreshold` (default the cache's).
+    static func cache(_ url: URL, inlineThreshold: Int = DiskCache.defaultInlineThreshold) throws -> DiskCache {
+        var settings = DiskCache.Configuration(directory: url)
+        settings.sizeLimit = .max
+        settings.inlineThreshold = inlineThreshold
+        settings.syncsFiles = false
+        return try DiskCache(configuration: settings)
+    }
+
+    // MARK: - Store
+
+    /// The cost of a store into a cache that holds `count` entries: 4 KB entries (a thumbnail, an
+    /// original of a small image), each of 1,000 stores per pass timed in all, alternating plain
+    /// stores (an original) and stores filed under a group (a processed result, under its image's
+    /// name). Then the removal of one image's 5 processed results: through the group index,
+    /// against finding them by listing every entry (`entries()`) and matching keys.
+    func storeCost(count: Int) throws {
+        let folder = dir + "/store-\(count)"
+        let cache = try Self.cache(URL(fileURLWithPath: folder))
+        let metadata = Data(repeating: 2, count: 200)
+        for index in 0..<count {
+            try cache.store(BenchBytes.make(4096, seed: index), metadata: metadata, forKey: "https://images.example.com/photos/\(index).jpg")
+        }
+        cache.flush()
+        let batch = 1000
+        var plain: [Double] = [], grouped: [Double] = []
+        var next = count
+        for pass in 0..<(passes * 2) {
+            let keys = (next..<(next + batch)).map { "https://images.example.com/photos/\($0).jpg" }
+            next += batch
+            if pass % 2 == 0 {
+                plain.append(try seconds {
+                    for (index, key) in keys.enumerated() { try cache.store(BenchBytes.make(4096, seed: index), metadata: metadata, forKey: key) }
+                } * 1e6 / Double(batch))
+            } else {
+                grouped.append(try seconds {
+                    for (index, key) in keys.enumerated() {
+                        try cache.store(BenchBytes.make(4096, seed: index), metadata: metadata, forKey: "processed " + key + " thumb(300)",
+                                        group: key)
+                    }
+                } * 1e6 / Double(batch))
+            }
+        }
+        cache.flush()
+        // One image's processed results, removed through the group and by a listing.
+        var byGroup: [Double] = [], byListing: [Double] = []
+        for pass in 0..<passes {
+            let name = "https://images.example.com/removed/\(pass).jpg"
+            for variant in 0..<5 {
+                try cache.store(BenchBytes.make(4096, seed: variant), metadata: metadata, forKey: "processed \(name) v\(variant)", group: name)
+            }
+            if pass % 2 == 0 {
+                byGroup.append(try seconds { try cache.removeEntries(inGroup: name) } * 1e3)
+            } else {
+                byListing.append(try seconds {
+                    for entry in try cache.entries() where entry.key.hasPrefix("processed \(name) ") { try cache.removeEntry(forKey: entry.key) }
+                } * 1e3)
+            }
+        }
+        print("| entries | plain store µs | grouped store µs | grouped ÷ plain | remove 5 variants by group, ms | by listing, ms |")
+        print("|---|---|---|---|---|---|")
+        print("| \(count) | \(format(median(plain), digits: 2)) | \(format(median(grouped), digits: 2)) | \(format(median(grouped) / median(plain), digits: 2))× | \(format(median(byGroup), digits: 3)) | \(format(median(byListing), digits: 1)) |")
+        try? FileManager.default.removeItem(atPath: folder)
     }
 
     // MARK: - Inline or file
@@ -66,10 +132,8 @@ struct BenchDiskCommand: ParsableCommand {
             let size = kilobytes << 10
             let count = max(100, min(1000, (64 << 20) / size))
             let folder = dir + "/thresholds-\(kilobytes)"
-            let inline = try DiskCache(directory: URL(fileURLWithPath: folder + "/inline"), sizeLimit: .max,
-                                       inlineThreshold: .max, syncsFiles: false)
-            let files = try DiskCache(directory: URL(fileURLWithPath: folder + "/files"), sizeLimit: .max,
-                                      inlineThreshold: 0, syncsFiles: false)
+            let inline = try Self.cache(URL(fileURLWithPath: folder + "/inline"), inlineThreshold: .max)
+            let files = try Self.cache(URL(fileURLWithPath: folder + "/files"), inlineThreshold: 0)
             var keys: [String] = []
             for index in 0..<count {
                 let key = "https://images.example.com/\(kilobytes)/\(index).jpg"
@@ -109,7 +173,7 @@ struct BenchDiskCommand: ParsableCommand {
             var probes: [String] = []
             let probeBytes = BenchBytes.make(50_000, seed: 7)
             do {
-                let cache = try DiskCache(directory: cacheURL, sizeLimit: .max, syncsFiles: false)
+                let cache = try Self.cache(cacheURL)
                 for index in 0..<count {
                     let key = "https://images.example.com/photos/\(index).jpg"
                     let isProbe = index % stride == 0 && probes.count < probeCount
@@ -129,13 +193,13 @@ struct BenchDiskCommand: ParsableCommand {
             var scans: [Double] = []
             for _ in 0..<5 {
                 var cache: DiskCache?
-                opens.append(try seconds { cache = try DiskCache(directory: cacheURL, sizeLimit: .max, syncsFiles: false) } * 1e3)
+                opens.append(try seconds { cache = try Self.cache(cacheURL) } * 1e3)
                 cache?.flush() // reconciling after open runs in the background: not on the path measured
                 cache = nil
                 scans.append(seconds { _ = baseline.scan() } * 1e3)
             }
 
-            let cache = try DiskCache(directory: cacheURL, sizeLimit: .max, syncsFiles: false)
+            let cache = try Self.cache(cacheURL)
             cache.flush()
             var random = SplitMix64(seed: UInt64(count))
             probes.shuffle(using: &random)
@@ -158,7 +222,7 @@ struct BenchDiskCommand: ParsableCommand {
 
             // Eviction: over the limit by one byte, swept down to 70% of it (30% of the bytes go).
             let total = cache.totalSize
-            cache.sizeLimit = total - 1
+            cache.configuration.sizeLimit = total - 1
             let ourSweep = seconds { cache.trim() } * 1e3
             let theirSweep = seconds { baseline.evict(downTo: Int(Double(total - 1) * 0.7)) } * 1e3
 
@@ -174,10 +238,9 @@ struct BenchDiskCommand: ParsableCommand {
         let probeCount = min(200, count)
         let stride = count / probeCount
         let probeBytes = BenchBytes.make(50_000, seed: 7)
-        let inline = try DiskCache(directory: URL(fileURLWithPath: folder + "/inline"), sizeLimit: .max, syncsFiles: false)
+        let inline = try Self.cache(URL(fileURLWithPath: folder + "/inline"))
         // The same entries, the 50 KB ones in files (the 4 KB ones stay inline in both).
-        let files = try DiskCache(directory: URL(fileURLWithPath: folder + "/files"), sizeLimit: .max,
-                                  inlineThreshold: 10_000, syncsFiles: false)
+        let files = try Self.cache(URL(fileURLWithPath: folder + "/files"), inlineThreshold: 10_000)
         var probes: [String] = []
         try FileManager.default.createDirectory(atPath: folder + "/plain", withIntermediateDirectories: true)
         var plainPaths: [URL] = []

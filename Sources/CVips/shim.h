@@ -282,6 +282,24 @@ static inline int shashin_write_to_buffer(VipsImage *in, void *buf, size_t size)
     return result;
 }
 
+/* Computes rows `top` to `bottom` (exclusive) of `in` on the calling thread, one pixel wide and
+ * `step` rows at a time, keeping none: moves a sequential load on (libnsgif composes the frames
+ * there) from `top`, the row it would read next. A request further on would make
+ * vips_sequential stall 0.1 s for other threads, then prepare every row skipped in one piece:
+ * its line cache then holds all of them until the skip ends (a GIF frame of 800×600 is 1.9 MB). */
+static inline int shashin_advance_rows(VipsImage *in, int top, int bottom, int step) {
+    VipsRegion *region = vips_region_new(in);
+    if (!region) return -1;
+    int result = 0;
+    for (int row = top; result == 0 && row < bottom; row += step) {
+        VipsRect rect = { 0, row, 1, VIPS_MIN(step, bottom - row) };
+        if (vips_region_prepare(region, &rect)) result = -1;
+    }
+    g_object_unref(region);
+    vips_thread_shutdown();
+    return result;
+}
+
 /* Computes every pixel of `in` on the calling thread, 16 rows at a time, keeping none: reads an
  * image only for what its loader says on the way (see shashin_warnings_begin). */
 static inline int shashin_read_through(VipsImage *in) {

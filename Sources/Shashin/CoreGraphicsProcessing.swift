@@ -33,15 +33,16 @@ enum CoreGraphicsProcessing {
         var red, green, blue, alpha: UInt8
     }
 
-    /// One context, reused as Apple recommends; `CIContext` is documented as safe to use from
-    /// several threads at once, which is what makes the shared instance sound.
-    private nonisolated(unsafe) static let ciContext = CIContext(options: [.cacheIntermediates: false])
+    /// One context, reused as Apple recommends, shared by every thread (`SharedCIContext` says why
+    /// that is sound).
+    private static let ciContext = SharedCIContext(options: [.cacheIntermediates: false])
 
     /// Draws `source` (a rectangle inside `image`) at exactly `width` × `height`. A result over
     /// `maxPixelCount` pixels (the pipeline's configured limit) is refused before any bitmap is
     /// made, so upscaling cannot allocate what a decompression bomb is refused for.
+    /// The result has `scale` pixels per point, else its input's.
     static func resize(_ image: PlatformImage, source: PixelRect, width: Int, height: Int,
-                       maxPixelCount: Int) throws(Failure) -> PlatformImage {
+                       maxPixelCount: Int, scale: Double? = nil) throws(Failure) -> PlatformImage {
         if let refusal = OutputSize.refusal(width: width, height: height, maxPixelCount: maxPixelCount) {
             throw Failure(refusal)
         }
@@ -49,7 +50,7 @@ enum CoreGraphicsProcessing {
         guard let part = cgImage.cropping(to: CGRect(x: source.x, y: source.y, width: source.width, height: source.height)) else {
             throw Failure("The source rectangle \(source) is not inside the \(cgImage.width)×\(cgImage.height) image")
         }
-        return try draw(width: width, height: height, opaque: isOpaque(cgImage), scale: scale(of: image)) { context in
+        return try draw(width: width, height: height, opaque: isOpaque(cgImage), scale: scale ?? Self.scale(of: image)) { context in
             context.interpolationQuality = .high
             context.draw(part, in: CGRect(x: 0, y: 0, width: width, height: height))
         }
@@ -171,6 +172,14 @@ enum CoreGraphicsProcessing {
             context.fill(bounds)
             context.draw(image, in: bounds)
         }
+    }
+
+    /// `image`'s pixels at `scale` pixels per point; an animation is carried over.
+    static func rescaled(_ image: PlatformImage, to scale: Double) -> PlatformImage {
+        guard let cgImage = try? cgImage(of: image) else { return image }
+        let result = makeImage(cgImage, scale: scale)
+        result.animation = image.animation
+        return result
     }
 
     /// `cgImage` as the platform's image at `scale` pixels per point (default 1).

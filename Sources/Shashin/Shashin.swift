@@ -48,29 +48,27 @@ extension ImagePipeline.Configuration {
 }
 
 extension ImagePipeline {
-    /// The name of the disk cache `shared` uses, in the user's caches folder
-    /// (`~/.cache/shashin` on Linux); `shashin cache` and `shashin http get` look there too.
+    /// The name of the disk cache the default `shared` pipeline uses, in the user's caches
+    /// folder (`~/.cache/shashin` on Linux); `shashin cache` and `shashin http get` look there too.
     public static let defaultDiskCacheName = "shashin"
-
-    /// A pipeline for apps that need only one: the default configuration (see `init()`) plus a
-    /// `DiskCache` named `defaultDiskCacheName` in the user's caches folder, 150 MB, keeping
-    /// originals under HTTP's rules (`diskCachePolicy` `.originals`, `storagePolicy`
-    /// `.followHeaders`) and the bytes of cut-short downloads, so a relaunch finds both. Memory
-    /// only if the folder cannot be opened. It has a disk cache because an app that uses one
-    /// pipeline wants its images to survive a relaunch without configuring anything; the article
-    /// "Cache keys, per-request control and age limits" lists both pipelines' defaults side by side.
-    public static let shared: ImagePipeline = {
-        var configuration = Configuration()
-        configuration.diskCache = try? DiskCache(name: defaultDiskCacheName)
-        return ImagePipeline(configuration: configuration)
-    }()
 
     /// Creates a pipeline with the default configuration: a `MemoryCache` (a fifth of the
     /// process's memory budget, at most 512 MB), no disk cache, 32 MB of resume data in memory,
     /// HTTP's rules for a private cache, six downloads at a time, the platform's decoder, encoder
     /// and loader. It has no disk cache because a library must not write files that an app, a
-    /// test or a server did not ask for: set `configuration.diskCache`, or use `shared`, which has one.
+    /// test or a server did not ask for: set `configuration.diskCache`, or use the default `shared`,
+    /// which has one.
     public convenience init() {
         self.init(configuration: .init())
+    }
+}
+
+extension PlatformDefaults: PlatformDefaultsProviding {
+    /// The default `ImagePipeline.shared`: the default configuration and a disk cache named
+    /// `ImagePipeline.defaultDiskCacheName` (memory only when it cannot be opened).
+    package static func makeSharedPipeline() -> ImagePipeline {
+        var configuration = ImagePipeline.Configuration()
+        configuration.diskCache = try? DiskCache(name: ImagePipeline.defaultDiskCacheName)
+        return ImagePipeline(configuration: configuration)
     }
 }

@@ -270,7 +270,7 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
         case let (major, minor): "HTTP/\(major)" + (major == 1 ? ".\(minor)" : "")
         }
         guard let result = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: version, headerFields: fields) else {
-            throw ImagePipelineError.networkFailure(code: URLError.badServerResponse.rawValue, message: "Unreadable response from \(url.host ?? "")")
+            throw URLError.failure(.badServerResponse, "Unreadable response from \(url.host ?? "")", url: url)
         }
         return result
     }

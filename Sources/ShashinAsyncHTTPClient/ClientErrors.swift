@@ -8,7 +8,8 @@ import NIOHTTP1
 import NIOPosix
 import ShashinCore
 
-/// How the client's errors become `ImagePipelineError`s, with a sentence saying what happened.
+/// How the client's errors become the pipeline's: `URLError`s for the transport, with a sentence
+/// saying what happened and the client's error underneath; `ImagePipelineError`s for bad replies.
 enum ClientErrors {
     /// Whether `error`, arriving while a body is read, means the body broke off (the server
     /// closed or reset the connection), rather than a timeout or a cancellation.
@@ -19,21 +20,23 @@ enum ClientErrors {
         return !(error is CancellationError)
     }
 
-    /// The `ImagePipelineError` for an error of the client (`inBody`: while the body was read,
-    /// after the response's head); the code is the `URLError` code the
-    /// same failure has under `URLSessionDataLoader`.
-    static func pipelineError(from error: any Error, inBody: Bool, idleTimeout: TimeAmount?, totalTimeout: TimeAmount) -> any Error {
-        if error is ImagePipelineError { return error }
-        func failure(_ code: URLError.Code, _ message: String) -> ImagePipelineError {
-            .networkFailure(code: code.rawValue, message: message)
+    /// The error the pipeline reports for an error of the client (`inBody`: while the body was
+    /// read, after the response's head). A transport failure is the `URLError` the same failure
+    /// has under `URLSessionDataLoader`, with a sentence and the client's error as its
+    /// `underlyingError`; a reply that breaks HTTP's rules is `ImagePipelineError.invalidResponse`.
+    static func pipelineError(from error: any Error, inBody: Bool, idleTimeout: TimeAmount?, totalTimeout: TimeAmount,
+                              url: URL? = nil) -> any Error {
+        if error is ImagePipelineError || error is URLError || error is CancellationError { return error }
+        func failure(_ code: URLError.Code, _ message: String) -> URLError {
+            .failure(code, message, url: url, underlying: error)
         }
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded:
-                return ImagePipelineError.timedOut(seconds: Double(totalTimeout.nanoseconds) / 1e9, idle: false)
+                return URLError.timedOut(seconds: Double(totalTimeout.nanoseconds) / 1e9, idle: false, url: url, underlying: error)
             case .readTimeout:
                 guard let idleTimeout else { return failure(.timedOut, "No data from the server within the client's read timeout") }
-                return ImagePipelineError.timedOut(seconds: Double(idleTimeout.nanoseconds) / 1e9, idle: true)
+                return URLError.timedOut(seconds: Double(idleTimeout.nanoseconds) / 1e9, idle: true, url: url, underlying: error)
             case .connectTimeout, .tlsHandshakeTimeout:
                 return failure(.timedOut, "Could not connect in time (\(error))")
             case .remoteConnectionClosed:
@@ -65,9 +68,36 @@ enum ClientErrors {
         if inBody, isBrokenBody(error) {
             return failure(.networkConnectionLost, "The connection broke while the body was read: \(error)")
         }
-        if error is NIOConnectionError || error is ChannelError || error is IOError {
+        if let code = connectionCode(of: error) {
+            return failure(code, "Could not connect to the server: \(error)")
+        }
+        if error is ChannelError || error is IOError {
             return failure(.cannotConnectToHost, "Could not connect to the server: \(error)")
         }
         return failure(.unknown, "\(type(of: error)): \(error)")
+    }
+
+    /// The `URLError` code Apple's URLSession gives a connection that failed as `error` did: no
+    /// network (`ENETUNREACH`, `EHOSTUNREACH`, `ENETDOWN`) is `notConnectedToInternet`, a refusal
+    /// `cannotConnectToHost`, a reset `networkConnectionLost`, a name that did not resolve
+    /// `cannotFindHost`; `nil` for an error that is not about connecting.
+    static func connectionCode(of error: any Error) -> URLError.Code? {
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case ENETUNREACH, EHOSTUNREACH, ENETDOWN: return .notConnectedToInternet
+            case ECONNREFUSED: return .cannotConnectToHost
+            case ECONNRESET, EPIPE: return .networkConnectionLost
+            case ETIMEDOUT: return .timedOut
+            default: return nil
+            }
+        }
+        if let error = error as? NIOConnectionError {
+            // Every address tried: the first failure's kind names them all (a machine without a
+            // network fails each the same way). No address at all: the name did not resolve.
+            if let first = error.connectionErrors.first { return connectionCode(of: first.error) ?? .cannotConnectToHost }
+            return .cannotFindHost
+        }
+        if case .connectTimeout = error as? ChannelError { return .timedOut }
+        return nil
     }
 }

@@ -23,14 +23,13 @@ enum ResponseFraming {
         var lengths = Set<Int64>()
         for value in values {
             guard !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let length = Int64(value) else {
-                throw ImagePipelineError.networkFailure(code: URLError.badServerResponse.rawValue,
-                                                        message: "Malformed Content-Length '\(value.prefix(32))'")
+                throw URLError.failure(.badServerResponse, "Malformed Content-Length '\(value.prefix(32))'")
             }
             lengths.insert(length)
         }
         guard lengths.count == 1, let length = lengths.first else {
-            throw ImagePipelineError.networkFailure(code: URLError.badServerResponse.rawValue,
-                                                    message: "Conflicting Content-Length values: \(lengths.sorted().map(String.init).joined(separator: ", "))")
+            throw URLError.failure(.badServerResponse,
+                                   "Conflicting Content-Length values: \(lengths.sorted().map(String.init).joined(separator: ", "))")
         }
         return length
     }

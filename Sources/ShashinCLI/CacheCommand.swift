@@ -19,10 +19,10 @@ struct CacheFolderOption: ParsableArguments {
     var dir: String?
 
     /// The folder `ImagePipeline.shared`, the demo and `shashin http get` use unless told otherwise.
-    static var defaultFolder: URL { DiskCache.defaultDirectory(name: ImagePipeline.defaultDiskCacheName) }
+    static var defaultFolder: URL { DiskCache.Configuration(name: ImagePipeline.defaultDiskCacheName).directory }
 
     func open() throws -> DiskCache {
-        try DiskCache(directory: dir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Self.defaultFolder)
+        try DiskCache(configuration: .init(directory: dir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Self.defaultFolder))
     }
 }
 
@@ -36,7 +36,7 @@ struct CacheStatsCommand: AsyncParsableCommand {
         let inline = entries.filter { $0.storage == .inline }.count
         print("folder: \(cache.directory.path)")
         print("entries: \(cache.count) (\(inline) inline in the index, \(entries.count - inline) in files)")
-        print("size: \(Self.megabytes(cache.totalSize)) of \(Self.megabytes(cache.sizeLimit)) limit")
+        print("size: \(Self.megabytes(cache.totalSize)) of \(Self.megabytes(cache.configuration.sizeLimit)) limit")
         if let oldest = entries.map(\.storedAt).min(), let latest = entries.map(\.lastAccess).max() {
             print("oldest stored: \(oldest), last used: \(latest)")
         }

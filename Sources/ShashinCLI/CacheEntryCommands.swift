@@ -69,7 +69,7 @@ struct CacheRemoveCommand: AsyncParsableCommand {
         if argument.request.imageID != nil, cache.containsEntry(forKey: argument.entry) {
             try cache.removeEntry(forKey: argument.entry)
         } else {
-            try pipeline.removeCachedImage(for: argument.request)
+            try await pipeline.removeCachedImage(for: argument.request)
         }
         let removed = before - cache.count
         print("removed \(removed) \(removed == 1 ? "entry" : "entries") for \(argument.entry)")

@@ -43,6 +43,12 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Shashin strategy: seconds before a fling slows below the fast-scroll velocity that its predicted landing starts loading (inf, the default: at the lift; a finite lead saves the bytes of landings a next flick or a catch replaces).")
     var landingLeadTime = VisibleItemsLoader<Int>.Policy().landingLeadTime
 
+    @Option(help: "Shashin strategy: how likely (0–1) a row of a fling's predicted landing must be to be on screen at rest before it loads during the fling (0: the whole window at the lift).")
+    var landingThreshold = VisibleItemsLoader<Int>.Policy().landingThreshold
+
+    @Option(help: "Shashin strategy: how far the resting place may fall from the prediction, as a fraction of the distance still to travel (0: the prediction is trusted fully).")
+    var landingUncertainty = VisibleItemsLoader<Int>.Policy().landingUncertainty
+
     @Option(help: "Strategies to run, comma-separated: naive, pipeline, shashin.")
     var strategies = "naive,pipeline,shashin"
 
@@ -78,8 +84,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard rows >= viewport, viewport >= 1, thumbnail >= 8, latency >= 0, bandwidth >= 0,
-              rounds >= 1, landingLeadTime >= 0 else {
-            throw ValidationError("Needs rows ≥ viewport ≥ 1, a thumbnail of at least 8 px, non-negative network settings and landing lead time, and at least one round.")
+              rounds >= 1, landingLeadTime >= 0, (0...1).contains(landingThreshold), landingUncertainty >= 0 else {
+            throw ValidationError("Needs rows ≥ viewport ≥ 1, a thumbnail of at least 8 px, non-negative network settings, landing lead time and uncertainty, a landing threshold within 0–1, and at least one round.")
         }
         _ = try kinds()
     }
@@ -260,7 +266,7 @@ struct DemoCommand: AsyncParsableCommand {
             var configuration = ImagePipeline.Configuration()
             configuration.dataLoader = URLSessionDataLoader()
             configuration.maxConcurrentDownloads = command.downloads.maxConcurrentDownloads
-            let diskCache = try cache.map { try DiskCache(directory: $0) }
+            let diskCache = try cache.map { try DiskCache(configuration: .init(directory: $0)) }
             configuration.diskCache = diskCache
             if command.noResume { configuration.resumableData = nil }
             configuration.isProgressiveDecodingEnabled = command.progressive
@@ -274,6 +280,8 @@ struct DemoCommand: AsyncParsableCommand {
                 policy.fastScrollVelocity = command.fastScrollVelocity
                 policy.prefetchDistance = command.prefetchDistance
                 policy.landingLeadTime = command.landingLeadTime
+                policy.landingThreshold = command.landingThreshold
+                policy.landingUncertainty = command.landingUncertainty
                 return (ShashinFeedStrategy(catalog: catalog, server: server, pipeline: pipeline, policy: policy), diskCache)
             }
         }

@@ -72,29 +72,29 @@ struct FetchCommand: AsyncParsableCommand {
         guard let url = Self.resolve(url) else { throw ValidationError("Not a URL nor an existing file: \(self.url)") }
         let options = try output.map(encodingOptions(for:))
         var configuration = ImagePipeline.Configuration()
-        configuration.allowedSchemes.insert("file")
         if let decodeBudget { configuration.decodeMemoryBudget = DecodeMemoryBudget(bytes: decodeBudget << 20) }
         configuration.dataLoader = user.wrap(loader.make(destinationPolicy: refuseInternalAddresses ? .publicAddressesOnly : .unrestricted),
                                              for: url)
         if let cacheDirectory {
-            configuration.diskCache = try DiskCache(directory: URL(fileURLWithPath: cacheDirectory, isDirectory: true))
+            configuration.diskCache = try DiskCache(configuration: .init(directory: URL(fileURLWithPath: cacheDirectory, isDirectory: true)))
         }
         configuration.networkConstraint = NetworkConstraint(isConstrained: constrained)
         let pipeline = ImagePipeline(configuration: configuration)
-        var request = ImageRequest(url: url, thumbnail: thumbnail.map { ThumbnailOptions(maxPixelSize: $0) })
+        // A local path is an explicit file source: `file:` stays out of `allowedSchemes`.
+        var request = ImageRequest(source: Self.source(url), thumbnail: thumbnail.map { ThumbnailOptions(maxPixelSize: $0) })
         request.imageID = cacheKey
-        request.lowDataSource = lowData.flatMap(Self.resolve).map { .url($0) }
+        request.lowDataImage = lowData.flatMap(Self.resolve).map { LowDataImage(Self.source($0)) }
         request.retryPolicy = RetryPolicy(maxAttempts: attempts)
-        request.alternativeSources = fallbacks.compactMap(Self.resolve).map(ImageSource.url)
+        request.alternativeSources = fallbacks.compactMap(Self.resolve).map(Self.source)
         do {
             let response = try await pipeline.response(for: request)
             let (width, height) = Self.size(of: response.image)
-            print("\(url.absoluteString): \(width)×\(height), from \(Self.origin(of: response, url: url)), "
+            print("\(url.absoluteString): \(width)×\(height), from \(response.loadedFrom), "
                   + String(format: "%.1f ms (network %.1f, decode %.1f)", response.timings.total * 1000,
                            response.timings.network * 1000, response.timings.decode * 1000))
-            if response.isLowData { print("low data: \(response.imageSource) (the network is constrained)") }
+            if response.isLowData { print("low data: \(response.source) (the network is constrained)") }
             if response.timings.attempts > 1 { print("attempts: \(response.timings.attempts)") }
-            if !response.isLowData, let used = response.imageSource.url, used != url { print("loaded from the fallback \(used.absoluteString)") }
+            if !response.isLowData, let used = response.source.url, used != url { print("loaded from the fallback \(used.absoluteString)") }
             if cacheKey != nil, let key = pipeline.diskCacheKey(for: request) { print("cache key: \(key)") }
             if let start = response.resumedFromByte {
                 let total = (response.urlResponse?.expectedContentLength).map { " of \($0)" } ?? ""
@@ -122,16 +122,15 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     /// `argument` as a URL: one with a scheme as it is, else the path of an existing file.
+    /// The source of `url`: a local file's for a `file:` URL, read without allowing `file:` URLs.
+    static func source(_ url: URL) -> ImageSource {
+        url.isFileURL ? .file(url) : .url(url)
+    }
+
     static func resolve(_ argument: String) -> URL? {
         if let url = URL(string: argument), url.scheme != nil { return url }
         guard FileManager.default.fileExists(atPath: argument) else { return nil }
         return URL(fileURLWithPath: argument)
-    }
-
-    /// Where the image came from, in words: a `file:` URL read from disk is "file", not "network".
-    static func origin(of response: ImageResponse, url: URL) -> String {
-        if response.source == .network, url.isFileURL { return "file" }
-        return response.source.rawValue
     }
 
     private static func size(of image: PlatformImage) -> (Int, Int) {

@@ -35,7 +35,10 @@ struct CacheWriterCommand: ParsableCommand {
 
     func run() throws {
         // A small size limit, so background eviction runs while the process is killed too.
-        let cache = try DiskCache(directory: URL(fileURLWithPath: dir), sizeLimit: 4 << 20, syncsFiles: sync)
+        var settings = DiskCache.Configuration(directory: URL(fileURLWithPath: dir))
+        settings.sizeLimit = 4 << 20
+        settings.syncsFiles = sync
+        let cache = try DiskCache(configuration: settings)
         var random = SplitMix64(seed: seed)
         var version = 0
         while writes == 0 || version < writes {

@@ -74,20 +74,20 @@ struct GalleryCommand: AsyncParsableCommand {
     private func load(_ urls: [(url: URL, expectedToFail: Bool)], pipeline: ImagePipeline, thumbnail: ThumbnailOptions?,
                       name: String, progress: ProgressLine) async -> GalleryReport.Pass {
         let start = Date()
-        let outcomes = await withTaskGroup(of: (URL, Bool, Result<ImageResponse.Source, any Error>).self) { group in
+        let outcomes = await withTaskGroup(of: (URL, Bool, Result<String, any Error>).self) { group in
             for (url, expectedToFail) in urls {
                 group.addTask {
                     let request = ImageRequest(url: url, thumbnail: thumbnail)
-                    let result: Result<ImageResponse.Source, any Error>
+                    let result: Result<String, any Error>
                     switch pipeline.loadImage(request) {
-                    case .cached(let response): result = .success(response.source)
-                    case .inProgress(let task): result = await Result { try await task.response.source }
+                    case .cached(let response): result = .success(response.loadedFrom)
+                    case .inProgress(let task): result = await Result { try await task.response.loadedFrom }
                     }
                     progress.advance(failed: (try? result.get()) == nil)
                     return (url, expectedToFail, result)
                 }
             }
-            var outcomes: [(URL, Bool, Result<ImageResponse.Source, any Error>)] = []
+            var outcomes: [(URL, Bool, Result<String, any Error>)] = []
             for await outcome in group { outcomes.append(outcome) }
             return outcomes
         }
@@ -96,7 +96,7 @@ struct GalleryCommand: AsyncParsableCommand {
         var failures: [GalleryReport.Failure] = []
         for (url, expected, result) in outcomes {
             switch result {
-            case .success(let source): sources[source.rawValue, default: 0] += 1
+            case .success(let source): sources[source, default: 0] += 1
             case .failure(let error):
                 failures.append(.init(url: url.path, reason: String(describing: error), expected: expected))
             }

@@ -83,6 +83,25 @@ package struct FeedMetrics: Codable, Sendable {
         package init() {}
     }
 
+    /// A row the server sent bytes for that never showed its own image during the run.
+    package struct UnseenRow: Codable, Sendable, Equatable {
+        package var row: Int
+        /// Body bytes the server sent for it.
+        package var bytes: Int
+        /// Whether it was in a predicted landing window.
+        package var predicted: Bool
+        /// Seconds into the script when the server was seen to receive its requests (watched only
+        /// near the screen and near a predicted landing: empty for a row farther away).
+        package var requestedAt: [Double]
+
+        package init(row: Int, bytes: Int, predicted: Bool, requestedAt: [Double]) {
+            self.row = row
+            self.bytes = bytes
+            self.predicted = predicted
+            self.requestedAt = requestedAt
+        }
+    }
+
     /// What the row visits of ``TimeToImage`` showed as their rest ended.
     package struct RowsAtRest: Codable, Sendable, Equatable {
         /// Their own image.
@@ -128,6 +147,11 @@ package struct FeedMetrics: Codable, Sendable {
     /// Body bytes the server sent for rows in a predicted landing window that never showed
     /// their own image: what a wrong prediction cost.
     package var bytesOnPredictedRowsNeverShown = 0
+    /// Body bytes the server sent for rows that never showed their own image during the run,
+    /// at rest or moving (prefetched, predicted, or started and cancelled): downloaded, never shown.
+    package var bytesNeverShown = 0
+    /// Those rows, in row order (one round's; empty for figures combined over rounds).
+    package var unseenRows: [UnseenRow] = []
     /// Body bytes the server sent during the script.
     package var bytesDownloaded: Int
     /// The encoded size of the distinct images that were shown on their own row.
@@ -202,6 +226,11 @@ package struct FeedMetrics: Codable, Sendable {
         bytesShown = correct.keys.reduce(0) { $0 + (encodedBytes[$1] ?? 0) }
         bytesOnPredictedRowsNeverShown = recording.predictedRows.subtracting(correct.keys)
             .reduce(0) { $0 + (recording.bytesByRow[$1] ?? 0) }
+        for (row, bytes) in recording.bytesByRow.sorted(by: { $0.key < $1.key }) where bytes > 0 && correct[row] == nil {
+            bytesNeverShown += bytes
+            unseenRows.append(UnseenRow(row: row, bytes: bytes, predicted: recording.predictedRows.contains(row),
+                                        requestedAt: recording.requestTimes[row] ?? []))
+        }
         for (row, bytes) in recording.bytesByRow {
             let predicted = recording.predictedRows.contains(row)
             if restRows.contains(row) {
@@ -273,6 +302,8 @@ package struct FeedMetrics: Codable, Sendable {
         combined.bytesDownloaded = median(rounds.map(\.bytesDownloaded))
         combined.bytesShown = median(rounds.map(\.bytesShown))
         combined.bytesOnPredictedRowsNeverShown = median(rounds.map(\.bytesOnPredictedRowsNeverShown))
+        combined.bytesNeverShown = median(rounds.map(\.bytesNeverShown))
+        combined.unseenRows = []
         let uses = rounds.map(\.bytesByUse)
         combined.bytesByUse.shownAtRest = median(uses.map(\.shownAtRest))
         combined.bytesByUse.shownMoving = median(uses.map(\.shownMoving))

@@ -1,4 +1,4 @@
-// Apple platforms only; compiles to nothing elsewhere. Not compiled on this project's Linux CI.
+// Apple platforms only; compiles to nothing elsewhere. Type-checked by the Apple SDK checks.
 #if canImport(UIKit) || canImport(AppKit)
 import Foundation
 import Shashin
@@ -11,7 +11,8 @@ import UIKit
 /// frames come from `ImageAnimation.playableFrames` (decoded up front, or decoded while they
 /// play into a buffer of `bufferCapacity` frames), and `AnimationPlayback` (ShashinCore, tested
 /// on Linux) keeps the time by each frame's duration and drops frames that are late. Frames are
-/// decoded off the main actor; the loop count is honoured, until `stop`.
+/// decoded on the buffer's decode queue, off the main actor and off Swift's cooperative pool (the
+/// player's task only awaits them); the loop count is honoured, until `stop`.
 @MainActor
 final class AnimationPlayer {
     private var task: Task<Void, Never>?
@@ -42,8 +43,9 @@ final class AnimationPlayer {
                 // Out of its window a view decodes nothing: time runs on, and late frames are
                 // dropped when it comes back.
                 if step.needsFill, visible {
-                    let decoded = await Task.detached(priority: .userInitiated) { (try? playback.fill()) != nil }.value
-                    guard decoded else { break }
+                    // A decode failure ends playback on the frame shown; so does `stop` (the
+                    // cancelled fill throws at once, its decode left to finish on its queue).
+                    do { try await playback.fill() } catch { break }
                     continue
                 }
                 guard let wait = step.wait else { break }

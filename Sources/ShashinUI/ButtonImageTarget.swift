@@ -1,13 +1,22 @@
-// Apple platforms only; compiles to nothing elsewhere. Not compiled on this project's Linux CI.
-// The AppKit branch is not type-checked by the iOS SDK check either.
+// Apple platforms only; compiles to nothing elsewhere. Type-checked by the Apple SDK checks.
 #if (canImport(UIKit) && !os(watchOS)) || canImport(AppKit)
 #if canImport(UIKit)
 import UIKit
 /// The button type `button.shashin` extends: `UIButton` on iOS, tvOS and visionOS.
+///
+/// ```swift
+/// let follow: ShashinButton = UIButton(type: .custom)
+/// follow.shashin.setImage(with: iconURL, for: .normal)
+/// ```
 public typealias ShashinButton = UIButton
 #else
 import AppKit
 /// The button type `button.shashin` extends: `NSButton` on macOS.
+///
+/// ```swift
+/// let follow: ShashinButton = NSButton()
+/// follow.shashin.setImage(with: iconURL)
+/// ```
 public typealias ShashinButton = NSButton
 #endif
 import ObjectiveC
@@ -25,37 +34,35 @@ struct ButtonImageSlot: Hashable {
 /// Shows what an `ImageBinding` loads in one of a button's images. The button keeps it (and it
 /// keeps its binding); it holds the button weakly.
 @MainActor
-final class ButtonImageTarget: @MainActor ImageDisplaying {
+final class ButtonImageTarget: ImageDisplaying {
     private weak var button: ShashinButton?
     private let slot: ButtonImageSlot
     private(set) var binding: ImageBinding?
 
-    init(button: ShashinButton, slot: ButtonImageSlot, pipeline: ImagePipeline) {
+    init(button: ShashinButton, slot: ButtonImageSlot) {
         self.button = button
         self.slot = slot
         self.binding = nil
-        self.binding = ImageBinding(target: self, pipeline: pipeline)
+        self.binding = ImageBinding(target: self)
     }
 
-    func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
+    /// A fade cross-dissolves the button; a custom transition (an image view's animation) shows
+    /// the image at once.
+    func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ViewContentMode?) {
         guard let button else { return }
-        switch transition {
-        case .none, .custom:
-            set(image)
-        case .fade(let duration):
-            #if canImport(UIKit)
-            UIView.transition(with: button, duration: duration, options: [.transitionCrossDissolve, .allowUserInteraction]) {
-                self.set(image)
-            }
-            #else
-            button.wantsLayer = true
-            let fade = CATransition()
-            fade.type = .fade
-            fade.duration = duration
-            button.layer?.add(fade, forKey: "shashin.fade")
-            set(image)
-            #endif
+        guard transition.isFade else { return set(image) }
+        #if canImport(UIKit)
+        UIView.transition(with: button, duration: transition.duration, options: [.transitionCrossDissolve, .allowUserInteraction]) {
+            self.set(image)
         }
+        #else
+        button.wantsLayer = true
+        let fade = CATransition()
+        fade.type = .fade
+        fade.duration = transition.duration
+        button.layer?.add(fade, forKey: "shashin.fade")
+        set(image)
+        #endif
     }
 
     func displayPlaceholder(_ placeholder: PlatformImage?) { set(placeholder) }
@@ -84,37 +91,39 @@ final class ButtonImageTargets {
 
 /// `button.shashin`: loads images into a button's images through bindings the button keeps,
 /// one per image (per `UIControl.State`, image or background), each reuse-safe as an image
-/// view's is.
+/// view's is, with the same options and callbacks as `imageView.shashin.setImage`.
 ///
 /// ```swift
-/// button.shashin.setImage(with: avatarURL, for: .normal)
-/// button.shashin.setBackgroundImage(with: backgroundURL, for: .highlighted)
+/// button.shashin.setImage(with: avatarURL) { result in
+///     if case .failure = result { button.isEnabled = false }
+/// }
 /// ```
 @MainActor
 public struct ShashinButtonExtension {
-    /// The button.
-    public let button: ShashinButton
+    let button: ShashinButton
 
-    /// The binding behind one of the button's images on `pipeline`, made on first use (a new
-    /// one, replacing and cancelling the old, when asked with another pipeline).
-    func target(_ slot: ButtonImageSlot, pipeline: ImagePipeline) -> ButtonImageTarget {
+    /// The target behind one of the button's images, made on first use.
+    func target(_ slot: ButtonImageSlot) -> ButtonImageTarget {
         let all = objc_getAssociatedObject(button, &targetsKey) as? ButtonImageTargets ?? ButtonImageTargets()
         objc_setAssociatedObject(button, &targetsKey, all, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
-        if let current = all.targets[slot], current.binding?.pipeline === pipeline { return current }
-        all.targets[slot]?.binding?.cancel()
-        let target = ButtonImageTarget(button: button, slot: slot, pipeline: pipeline)
+        if let current = all.targets[slot] { return current }
+        let target = ButtonImageTarget(button: button, slot: slot)
         all.targets[slot] = target
         return target
     }
 
-    func load(_ request: ImageRequest?, into slot: ButtonImageSlot, pipeline: ImagePipeline,
-              options: ImageBinding.Options, callbacks: ImageLoadCallbacks) {
-        guard let binding = target(slot, pipeline: pipeline).binding else { return }
+    func load(_ request: ImageRequest?, into slot: ButtonImageSlot, options: ImageLoadingOptions,
+              completion: ((Result<ImageResponse, any Error>) -> Void)?, progress: ((ImageTask.Progress) -> Void)?) {
+        guard let binding = target(slot).binding else { return }
         binding.options = options
-        binding.setRequest(request, callbacks: callbacks)
+        binding.setRequest(request, callbacks: ImageLoadCallbacks(onProgress: progress, onCompletion: completion))
     }
 
     /// Stops every load of the button; what it shows stays.
+    ///
+    /// ```swift
+    /// override func prepareForReuse() { super.prepareForReuse(); likeButton.shashin.cancel() }
+    /// ```
     public func cancel() {
         guard let all = objc_getAssociatedObject(button, &targetsKey) as? ButtonImageTargets else { return }
         for target in all.targets.values { target.binding?.cancel() }
@@ -122,63 +131,117 @@ public struct ShashinButtonExtension {
 }
 
 extension ShashinButton {
-    /// Shashin's entry point for buttons: `button.shashin.setImage(with: url)`.
+    /// Shashin's entry point for buttons.
+    ///
+    /// ```swift
+    /// button.shashin.setImage(with: url)
+    /// ```
     @MainActor public var shashin: ShashinButtonExtension { ShashinButtonExtension(button: self) }
 }
 
 #if canImport(UIKit)
 extension ShashinButtonExtension {
     /// Loads `request` as the button's image for `state` (default `.normal`), cancelling what
-    /// that image loaded before; `nil` clears it. Each state loads on its own. `callbacks` run
-    /// once, never once a later call for the same state replaced the request.
+    /// that image loaded before; `nil` clears it. Each state loads on its own. `options`,
+    /// `completion` and `progress` are as for `imageView.shashin.setImage(with:options:completion:progress:)`.
+    ///
+    /// ```swift
+    /// likeButton.shashin.setImage(with: ImageRequest(url: heartURL), for: .selected)
+    /// ```
     public func setImage(with request: ImageRequest?, for state: UIControl.State = .normal,
-                         pipeline: ImagePipeline = .shared, options: ImageBinding.Options = .init(),
-                         callbacks: ImageLoadCallbacks = ImageLoadCallbacks()) {
-        load(request, into: ButtonImageSlot(state: state.rawValue, isSecondary: false), pipeline: pipeline,
-             options: options, callbacks: callbacks)
+                         options: ImageLoadingOptions = ImageLoadingOptions(),
+                         completion: ((Result<ImageResponse, any Error>) -> Void)? = nil,
+                         progress: ((ImageTask.Progress) -> Void)? = nil) {
+        load(request, into: ButtonImageSlot(state: state.rawValue, isSecondary: false), options: options,
+             completion: completion, progress: progress)
     }
 
-    /// Loads the image at `url` as the button's image for `state`.
-    public func setImage(with url: URL?, for state: UIControl.State = .normal, pipeline: ImagePipeline = .shared,
-                         options: ImageBinding.Options = .init(), callbacks: ImageLoadCallbacks = ImageLoadCallbacks()) {
-        setImage(with: url.map { ImageRequest(url: $0) }, for: state, pipeline: pipeline, options: options, callbacks: callbacks)
+    /// Loads the image at `url` as the button's image for `state`; see the `ImageRequest` form.
+    ///
+    /// ```swift
+    /// likeButton.shashin.setImage(with: heartURL, for: .normal) { result in print(result) }
+    /// ```
+    public func setImage(with url: URL?, for state: UIControl.State = .normal,
+                         options: ImageLoadingOptions = ImageLoadingOptions(),
+                         completion: ((Result<ImageResponse, any Error>) -> Void)? = nil,
+                         progress: ((ImageTask.Progress) -> Void)? = nil) {
+        setImage(with: url.map { ImageRequest(url: $0) }, for: state, options: options, completion: completion, progress: progress)
     }
 
     /// Loads `request` as the button's background image for `state` (default `.normal`); as
-    /// `setImage(with:for:)` otherwise.
+    /// `setImage(with:for:options:completion:progress:)` otherwise.
+    ///
+    /// ```swift
+    /// banner.shashin.setBackgroundImage(with: ImageRequest(url: artURL).sized(toView: banner), for: .normal)
+    /// ```
     public func setBackgroundImage(with request: ImageRequest?, for state: UIControl.State = .normal,
-                                   pipeline: ImagePipeline = .shared, options: ImageBinding.Options = .init(),
-                                   callbacks: ImageLoadCallbacks = ImageLoadCallbacks()) {
-        load(request, into: ButtonImageSlot(state: state.rawValue, isSecondary: true), pipeline: pipeline,
-             options: options, callbacks: callbacks)
+                                   options: ImageLoadingOptions = ImageLoadingOptions(),
+                                   completion: ((Result<ImageResponse, any Error>) -> Void)? = nil,
+                                   progress: ((ImageTask.Progress) -> Void)? = nil) {
+        load(request, into: ButtonImageSlot(state: state.rawValue, isSecondary: true), options: options,
+             completion: completion, progress: progress)
     }
 
     /// Loads the image at `url` as the button's background image for `state`.
-    public func setBackgroundImage(with url: URL?, for state: UIControl.State = .normal, pipeline: ImagePipeline = .shared,
-                                   options: ImageBinding.Options = .init(), callbacks: ImageLoadCallbacks = ImageLoadCallbacks()) {
-        setBackgroundImage(with: url.map { ImageRequest(url: $0) }, for: state, pipeline: pipeline, options: options,
-                           callbacks: callbacks)
+    ///
+    /// ```swift
+    /// banner.shashin.setBackgroundImage(with: artURL, for: .highlighted)
+    /// ```
+    public func setBackgroundImage(with url: URL?, for state: UIControl.State = .normal,
+                                   options: ImageLoadingOptions = ImageLoadingOptions(),
+                                   completion: ((Result<ImageResponse, any Error>) -> Void)? = nil,
+                                   progress: ((ImageTask.Progress) -> Void)? = nil) {
+        setBackgroundImage(with: url.map { ImageRequest(url: $0) }, for: state, options: options, completion: completion,
+                           progress: progress)
     }
 }
 #else
 extension ShashinButtonExtension {
     /// Loads `request` as the button's image, cancelling what it loaded before; `nil` clears
-    /// it. `callbacks` run once, never once a later call replaced the request.
-    public func setImage(with request: ImageRequest?, pipeline: ImagePipeline = .shared,
-                         options: ImageBinding.Options = .init(), callbacks: ImageLoadCallbacks = ImageLoadCallbacks()) {
-        load(request, into: ButtonImageSlot(state: 0, isSecondary: false), pipeline: pipeline, options: options, callbacks: callbacks)
+    /// it. `options`, `completion` and `progress` are as for an image view's `setImage`.
+    ///
+    /// ```swift
+    /// toggle.shashin.setImage(with: ImageRequest(url: iconURL).sized(toView: toggle))
+    /// ```
+    public func setImage(with request: ImageRequest?, options: ImageLoadingOptions = ImageLoadingOptions(),
+                         completion: ((Result<ImageResponse, any Error>) -> Void)? = nil,
+                         progress: ((ImageTask.Progress) -> Void)? = nil) {
+        load(request, into: ButtonImageSlot(state: 0, isSecondary: false), options: options, completion: completion,
+             progress: progress)
     }
 
     /// Loads the image at `url` as the button's image.
-    public func setImage(with url: URL?, pipeline: ImagePipeline = .shared, options: ImageBinding.Options = .init(),
-                         callbacks: ImageLoadCallbacks = ImageLoadCallbacks()) {
-        setImage(with: url.map { ImageRequest(url: $0) }, pipeline: pipeline, options: options, callbacks: callbacks)
+    ///
+    /// ```swift
+    /// toggle.shashin.setImage(with: iconURL)
+    /// ```
+    public func setImage(with url: URL?, options: ImageLoadingOptions = ImageLoadingOptions(),
+                         completion: ((Result<ImageResponse, any Error>) -> Void)? = nil,
+                         progress: ((ImageTask.Progress) -> Void)? = nil) {
+        setImage(with: url.map { ImageRequest(url: $0) }, options: options, completion: completion, progress: progress)
     }
 
     /// Loads `request` as the button's alternate image (shown while pressed or on).
-    public func setAlternateImage(with request: ImageRequest?, pipeline: ImagePipeline = .shared,
-                                  options: ImageBinding.Options = .init(), callbacks: ImageLoadCallbacks = ImageLoadCallbacks()) {
-        load(request, into: ButtonImageSlot(state: 0, isSecondary: true), pipeline: pipeline, options: options, callbacks: callbacks)
+    ///
+    /// ```swift
+    /// toggle.shashin.setAlternateImage(with: ImageRequest(url: pressedURL))
+    /// ```
+    public func setAlternateImage(with request: ImageRequest?, options: ImageLoadingOptions = ImageLoadingOptions(),
+                                  completion: ((Result<ImageResponse, any Error>) -> Void)? = nil,
+                                  progress: ((ImageTask.Progress) -> Void)? = nil) {
+        load(request, into: ButtonImageSlot(state: 0, isSecondary: true), options: options, completion: completion,
+             progress: progress)
+    }
+
+    /// Loads the image at `url` as the button's alternate image.
+    ///
+    /// ```swift
+    /// toggle.shashin.setAlternateImage(with: pressedURL)
+    /// ```
+    public func setAlternateImage(with url: URL?, options: ImageLoadingOptions = ImageLoadingOptions(),
+                                  completion: ((Result<ImageResponse, any Error>) -> Void)? = nil,
+                                  progress: ((ImageTask.Progress) -> Void)? = nil) {
+        setAlternateImage(with: url.map { ImageRequest(url: $0) }, options: options, completion: completion, progress: progress)
     }
 }
 #endif

@@ -1,10 +1,10 @@
-// UIKit only; compiles to nothing elsewhere. Not compiled on this project's Linux CI.
+// UIKit only; compiles to nothing elsewhere. Type-checked by the Apple SDK checks.
 #if canImport(UIKit) && !os(watchOS)
 import QuartzCore
 import Shashin
 import UIKit
 
-/// Feeds a ``VisibleItemsLoader`` from a `UICollectionView`: the visible items, the scroll
+/// Feeds a ``/Shashin/VisibleItemsLoader`` from a `UICollectionView`: the visible items, the scroll
 /// phase, the velocity in items per second and, from the moment the finger lifts, where the
 /// fling will land (UIKit's `targetContentOffset`). Forward four scroll-view delegate calls to it
 /// and configure cells through ``display(_:in:)``.
@@ -13,7 +13,7 @@ import UIKit
 /// let visibleItems = CollectionViewVisibleItems(collectionView: collectionView, loader: loader) { indexPath in
 ///     dataSource.itemIdentifier(for: indexPath)
 /// }
-/// // cellForItemAt:                 visibleItems.display(item.id, in: cell.imageView)
+/// // cellForItemAt:                 visibleItems.display(item.id, in: cell.photoView)
 /// // scrollViewDidScroll:            visibleItems.scrollViewDidScroll(scrollView)
 /// // scrollViewWillEndDragging:      visibleItems.scrollViewWillEndDragging(scrollView, withVelocity: velocity,
 /// //                                                                        targetContentOffset: targetContentOffset)
@@ -21,7 +21,7 @@ import UIKit
 /// // scrollViewDidEndDecelerating:   visibleItems.scrollViewDidEndDecelerating(scrollView)
 /// ```
 @MainActor
-public final class CollectionViewVisibleItems<ID: Hashable> {
+public final class CollectionViewVisibleItems<ID: Hashable & Sendable> {
     /// The loader being fed.
     public let loader: VisibleItemsLoader<ID>
     private weak var collectionView: UICollectionView?
@@ -32,6 +32,12 @@ public final class CollectionViewVisibleItems<ID: Hashable> {
     private var predictedRestingOffset: Double?
 
     /// Creates a helper for `collectionView`; `itemID` maps an index path to its item.
+    ///
+    /// ```swift
+    /// let visibleItems = CollectionViewVisibleItems(collectionView: collectionView, loader: loader) { indexPath in
+    ///     posts[indexPath.item].id
+    /// }
+    /// ```
     public init(collectionView: UICollectionView, loader: VisibleItemsLoader<ID>, itemID: @escaping (IndexPath) -> ID?) {
         self.collectionView = collectionView
         self.loader = loader
@@ -39,11 +45,20 @@ public final class CollectionViewVisibleItems<ID: Hashable> {
     }
 
     /// Shows `id` in `imageView` through the view's binding, under the loader's policy.
+    ///
+    /// ```swift
+    /// // collectionView(_:cellForItemAt:)
+    /// visibleItems.display(posts[indexPath.item].id, in: cell.photoView)
+    /// ```
     public func display(_ id: ID, in imageView: UIImageView) {
-        loader.display(id, in: imageView.shashin.binding(pipeline: loader.pipeline))
+        loader.display(id, in: imageView.shashin.binding)
     }
 
     /// Forward from `scrollViewDidScroll(_:)`.
+    ///
+    /// ```swift
+    /// func scrollViewDidScroll(_ scrollView: UIScrollView) { visibleItems.scrollViewDidScroll(scrollView) }
+    /// ```
     public func scrollViewDidScroll(_ scrollView: UIScrollView) {
         // A finger on the list again (it caught the fling): the old target no longer holds.
         if scrollView.isTracking { predictedRestingOffset = nil }
@@ -55,12 +70,25 @@ public final class CollectionViewVisibleItems<ID: Hashable> {
     /// change your delegate makes to the target): the loader starts the rows where the list will
     /// rest (at once, or within the policy's `landingLeadTime` of slowing when that is finite),
     /// and not the rows it flies past.
+    ///
+    /// ```swift
+    /// func scrollViewWillEndDragging(_ scrollView: UIScrollView, withVelocity velocity: CGPoint,
+    ///                                targetContentOffset: UnsafeMutablePointer<CGPoint>) {
+    ///     visibleItems.scrollViewWillEndDragging(scrollView, withVelocity: velocity, targetContentOffset: targetContentOffset)
+    /// }
+    /// ```
     public func scrollViewWillEndDragging(_ scrollView: UIScrollView, withVelocity velocity: CGPoint,
                                           targetContentOffset: UnsafeMutablePointer<CGPoint>) {
         predictedRestingOffset = itemOffset(at: targetContentOffset.pointee, in: scrollView)
     }
 
     /// Forward from `scrollViewDidEndDragging(_:willDecelerate:)`.
+    ///
+    /// ```swift
+    /// func scrollViewDidEndDragging(_ scrollView: UIScrollView, willDecelerate decelerate: Bool) {
+    ///     visibleItems.scrollViewDidEndDragging(scrollView, willDecelerate: decelerate)
+    /// }
+    /// ```
     public func scrollViewDidEndDragging(_ scrollView: UIScrollView, willDecelerate decelerate: Bool) {
         if !decelerate {
             predictedRestingOffset = nil
@@ -69,6 +97,10 @@ public final class CollectionViewVisibleItems<ID: Hashable> {
     }
 
     /// Forward from `scrollViewDidEndDecelerating(_:)`.
+    ///
+    /// ```swift
+    /// func scrollViewDidEndDecelerating(_ scrollView: UIScrollView) { visibleItems.scrollViewDidEndDecelerating(scrollView) }
+    /// ```
     public func scrollViewDidEndDecelerating(_ scrollView: UIScrollView) {
         predictedRestingOffset = nil
         update(scrollView, phase: .idle)

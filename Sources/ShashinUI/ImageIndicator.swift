@@ -1,4 +1,4 @@
-// UIKit only; compiles to nothing elsewhere. Not compiled on this project's Linux CI.
+// UIKit only; compiles to nothing elsewhere. Type-checked by the Apple SDK checks.
 #if canImport(UIKit) && !os(watchOS)
 import ObjectiveC
 import Shashin
@@ -7,13 +7,30 @@ import UIKit
 /// A view shown over an image view while its image loads (`ImageBinding.State.loading`),
 /// centred in it. ``ImageIndicatorType/activity`` is a `UIActivityIndicatorView`; conform your
 /// own (a shimmer, a ring with progress) for ``ImageIndicatorType/custom(_:)``.
+///
+/// ```swift
+/// final class PulseIndicator: ImageLoadingIndicator {
+///     let view: UIView = UIView(frame: CGRect(x: 0, y: 0, width: 12, height: 12))
+///     func startAnimating() { view.isHidden = false }
+///     func stopAnimating() { view.isHidden = true }
+/// }
+/// imageView.shashin.indicatorType = .custom(PulseIndicator())
+/// ```
 @MainActor
 public protocol ImageLoadingIndicator: AnyObject {
     /// The view added over the image view, centred.
     var view: UIView { get }
     /// The load started: show and animate.
+    ///
+    /// ```swift
+    /// func startAnimating() { spinner.startAnimating() }
+    /// ```
     func startAnimating()
     /// The load ended (image, failure, cancel or a cleared view): stop and hide.
+    ///
+    /// ```swift
+    /// func stopAnimating() { spinner.stopAnimating() }
+    /// ```
     func stopAnimating()
 }
 

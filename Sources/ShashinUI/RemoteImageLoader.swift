@@ -1,10 +1,20 @@
-// Apple platforms only; compiles to nothing elsewhere. Not compiled on this project's Linux CI.
+// Apple platforms only; compiles to nothing elsewhere. Type-checked by the Apple SDK checks.
 #if canImport(SwiftUI) && canImport(Combine)
 import Combine
 import Shashin
 import SwiftUI
 
 /// Where a ``RemoteImage`` is.
+///
+/// ```swift
+/// RemoteImage(url: url) { phase in
+///     switch phase {
+///     case .success(let image): image.resizable()
+///     case .loading(let progress): ProgressView(value: progress?.fraction ?? 0)
+///     case .empty, .failure: Color.gray
+///     }
+/// }
+/// ```
 public enum RemoteImagePhase {
     /// No request.
     case empty
@@ -28,15 +38,22 @@ public enum RemoteImagePhase {
 }
 
 /// The observable state behind ``RemoteImage``: an `ImageBinding` whose target publishes a
-/// phase. Use it directly for views that draw the image themselves. Its `ImageDisplaying`
-/// conformance is main-actor isolated (Swift 6.2, like the image views').
+/// phase. Use it directly for views that draw the image themselves (Nuke's `FetchImage`).
+///
+/// ```swift
+/// @StateObject private var avatar = RemoteImageLoader()
+/// var body: some View {
+///     (avatar.phase.image ?? Image(systemName: "person")).resizable()
+///         .task { avatar.load(ImageRequest(url: url)) }
+/// }
+/// ```
 ///
 /// An animated image plays (decoded up front or streamed, see `AnimationDelivery`): `.success`
 /// is published again with each frame at its time, late frames dropped, for as many loops as
 /// the file says, from `load` until `cancel` (a ``RemoteImage`` cancels when
 /// it leaves the screen and plays again from the first frame when it comes back).
 @MainActor
-public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplaying {
+public final class RemoteImageLoader: ObservableObject {
     /// The current phase.
     @Published public private(set) var phase: RemoteImagePhase = .empty
     /// Changes each time an image is shown with a transition, so a view can give the new image
@@ -44,9 +61,7 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
     @Published public private(set) var contentID = 0
     /// The SwiftUI animation the last phase change ran in; `nil` for none.
     public private(set) var animation: Animation?
-    /// The animation `ImageTransition.custom` runs the change in (``RemoteImage``'s custom
-    /// transition); `nil` changes at once.
-    public var customAnimation: Animation?
+    private lazy var target = Target(loader: self)
     private var binding: ImageBinding?
     private let player = AnimationPlayer()
     /// The animation of the image shown, kept to play again after `cancel`.
@@ -57,15 +72,28 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
     private var scale: Double = 1
 
     /// Creates an idle loader.
+    ///
+    /// ```swift
+    /// @StateObject private var avatar = RemoteImageLoader()
+    /// ```
     public init() {}
 
-    /// The phase to draw for `request` on `pipeline` now, without waiting for ``load(_:pipeline:options:callbacks:)``:
-    /// ``phase`` once this loader has taken that request (same cache key, same pipeline), else
-    /// `.success` with the image when a synchronous memory-cache lookup finds it, else `.loading`
-    /// (`.empty` without a request). A view calls it from `body`, so a memory hit is drawn in the
-    /// first frame, before the load starts, and the image of a previous request is never drawn
-    /// for a new one. A load stopped by ``cancel()`` before its image came looks in memory again.
-    public func phase(for request: ImageRequest?, pipeline: ImagePipeline = .shared) -> RemoteImagePhase {
+    /// The phase to draw for `request` now, without waiting for ``load(_:options:callbacks:)``:
+    /// ``phase`` once this loader has taken that request (same cache key, same pipeline: the
+    /// options', over `ImageLoadingOptions.shared`), else `.success` with the image when a
+    /// synchronous memory-cache lookup finds it, else `.loading` (`.empty` without a request). A
+    /// view calls it from `body`, so a memory hit is drawn in the first frame, before the load
+    /// starts, and the image of a previous request is never drawn for a new one. A load stopped
+    /// by ``cancel()`` before its image came looks in memory again.
+    ///
+    /// ```swift
+    /// var body: some View {   // a memory hit is drawn in the first frame
+    ///     (avatar.phase(for: request).image ?? Image(systemName: "person")).resizable()
+    ///         .task { avatar.load(request) }
+    /// }
+    /// ```
+    public func phase(for request: ImageRequest?, options: ImageLoadingOptions = ImageLoadingOptions()) -> RemoteImagePhase {
+        let pipeline = options.merging(over: .shared).pipeline ?? .shared
         if let binding, binding.pipeline === pipeline, binding.request?.cacheKey == request?.cacheKey,
            phase.image != nil || binding.state != .deferred {
             return phase
@@ -75,17 +103,17 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
         return .loading(progress: nil)
     }
 
-    /// Loads `request` through `pipeline`, cancelling the previous load (on whichever pipeline);
-    /// a memory hit becomes `.success` before this returns. `options` apply from this request
-    /// (default: no transition); `callbacks` run once for it, never once another replaced it.
-    public func load(_ request: ImageRequest?, pipeline: ImagePipeline = .shared,
-                     options: ImageBinding.Options = .init(transition: .none),
+    /// Loads `request`, cancelling the previous load; a memory hit becomes `.success` before
+    /// this returns. `options` (over `ImageLoadingOptions.shared`: the pipeline, the transition,
+    /// the priority) apply from this request; `callbacks` run once for it, never once another
+    /// replaced it.
+    ///
+    /// ```swift
+    /// avatar.load(ImageRequest(url: url), options: ImageLoadingOptions(priority: .high))
+    /// ```
+    public func load(_ request: ImageRequest?, options: ImageLoadingOptions = ImageLoadingOptions(),
                      callbacks: ImageLoadCallbacks = ImageLoadCallbacks()) {
-        if let binding, binding.pipeline !== pipeline {
-            binding.cancel()
-            self.binding = nil
-        }
-        let binding = self.binding ?? ImageBinding(target: self, pipeline: pipeline, options: options)
+        let binding = self.binding ?? ImageBinding(target: target, options: options)
         self.binding = binding
         binding.options = options
         binding.onProgress = { [weak self] progress in
@@ -101,6 +129,10 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
     }
 
     /// Stops loading, and stops an animation on the frame it shows.
+    ///
+    /// ```swift
+    /// avatar.cancel()
+    /// ```
     public func cancel() {
         binding?.cancel()
         player.stop()
@@ -108,6 +140,10 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
 
     /// The view left the screen: the load follows `behavior` (see `ImageBinding.DisappearBehavior`)
     /// and an animation stops on the frame it shows.
+    ///
+    /// ```swift
+    /// .onDisappear { avatar.disappear(.lowerPriority(to: .veryLow)) }
+    /// ```
     public func disappear(_ behavior: ImageBinding.DisappearBehavior) {
         binding?.disappear(behavior)
         player.stop()
@@ -115,14 +151,18 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
 
     /// The view is on screen again: undoes ``disappear(_:)`` (a cancelled load starts again, a
     /// lowered priority comes back).
+    ///
+    /// ```swift
+    /// .onAppear { avatar.appear() }
+    /// ```
     public func appear() {
         binding?.appear()
     }
 
-    public func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
+    fileprivate func display(_ image: PlatformImage, transition: ImageTransition) {
         player.stop()
         scale = Self.scale(of: image)
-        let change = transition == .none ? nil : Self.animation(for: transition, custom: customAnimation)
+        let change = transition.swiftUIAnimation
         animation = change
         if let change {
             withAnimation(change) {
@@ -137,17 +177,17 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
         if let imageAnimation { play(imageAnimation) }
     }
 
-    public func displayPlaceholder(_ placeholder: PlatformImage?) {
+    fileprivate func displayPlaceholder() {
         stopAnimation()
         phase = .loading(progress: binding?.progress)
     }
 
-    public func displayFailure(_ image: PlatformImage?, error: any Error) {
+    fileprivate func displayFailure(_ error: any Error) {
         stopAnimation()
         phase = .failure(error)
     }
 
-    public func clearImage() {
+    fileprivate func clearImage() {
         stopAnimation()
         phase = .empty
     }
@@ -162,16 +202,6 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
         player.stop()
         imageAnimation = nil
         animatedImage = nil
-    }
-
-    /// The SwiftUI animation of a transition: an ease-in-out of the fade's duration, the custom
-    /// one for `.custom`.
-    private static func animation(for transition: ImageTransition, custom: Animation?) -> Animation? {
-        switch transition {
-        case .none: nil
-        case .fade(let duration): .easeInOut(duration: duration)
-        case .custom: custom
-        }
     }
 
     private static func scale(of image: PlatformImage) -> Double {
@@ -195,6 +225,21 @@ public final class RemoteImageLoader: ObservableObject, @MainActor ImageDisplayi
                                                                       height: Double(cgImage.height) / scale)))
         #endif
     }
+}
+
+/// The loader's `ImageDisplaying` side, kept internal so the loader's own API is only its phase.
+@MainActor
+private final class Target: ImageDisplaying {
+    private weak var loader: RemoteImageLoader?
+
+    init(loader: RemoteImageLoader) { self.loader = loader }
+
+    func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ViewContentMode?) {
+        loader?.display(image, transition: transition)
+    }
+    func displayPlaceholder(_ placeholder: PlatformImage?) { loader?.displayPlaceholder() }
+    func displayFailure(_ image: PlatformImage?, error: any Error) { loader?.displayFailure(error) }
+    func clearImage() { loader?.clearImage() }
 }
 
 #if canImport(AppKit) && !canImport(UIKit)

@@ -1,16 +1,22 @@
-// SwiftUI on Apple platforms only; compiles to nothing elsewhere. Not compiled on this project's Linux CI.
+// SwiftUI on Apple platforms only; compiles to nothing elsewhere. Type-checked by the Apple SDK checks.
 #if canImport(SwiftUI)
 import Shashin
 import SwiftUI
 
-/// Turns SwiftUI's scroll phase changes into the ``ScrollState`` a ``VisibleItemsLoader`` wants,
+/// Turns SwiftUI's scroll phase changes into the ``/Shashin/ScrollState`` a ``/Shashin/VisibleItemsLoader`` wants,
 /// with the predicted resting offset from the moment the finger lifts: the target SwiftUI
 /// reports when the OS gives one (through ``updateTarget(_:)`` from a `ScrollTargetBehavior`),
 /// otherwise computed from the release velocity and the normal deceleration rate.
 ///
+/// SwiftUI reports phase changes, not each frame of a fling, so a loader updated from them sees
+/// a landing once, at the lift, when it is farthest away and least certain: with the default
+/// ``/Shashin/VisibleItemsLoader/Policy/landingUncertainty`` only the middle of a near landing
+/// would load. Set the loader's `policy.landingUncertainty` to 0 so the whole predicted window
+/// loads at the lift, or update the loader on each frame as well.
+///
 /// ```swift
 /// @State private var predictor = ScrollLandingPredictor(itemLength: 120)
-/// ScrollView { LazyVStack { ... } }
+/// ScrollView { LazyVStack { ForEach(posts) { PostRow(post: $0) } } }
 ///     .onScrollPhaseChange { _, phase, context in
 ///         loader.update(visibleItems: visibleIDs, scroll: predictor.scrollState(phase, context))
 ///     }
@@ -26,6 +32,10 @@ public struct ScrollLandingPredictor {
     private var reportedTarget: Double?
 
     /// Creates a predictor for items `itemLength` points long.
+    ///
+    /// ```swift
+    /// @State private var predictor = ScrollLandingPredictor(itemLength: 120)
+    /// ```
     public init(itemLength: CGFloat, vertical: Bool = true) {
         self.itemLength = max(1, itemLength)
         self.vertical = vertical
@@ -33,6 +43,11 @@ public struct ScrollLandingPredictor {
 
     /// Records a target a `ScrollTargetBehavior` settled on (its `target.rect.origin`, in points),
     /// which the next deceleration uses instead of the computed one.
+    ///
+    /// ```swift
+    /// // in a ScrollTargetBehavior's updateTarget(_:context:)
+    /// predictor.updateTarget(target.rect.origin)
+    /// ```
     public mutating func updateTarget(_ origin: CGPoint) {
         reportedTarget = Double((vertical ? origin.y : origin.x) / itemLength)
     }
@@ -40,6 +55,12 @@ public struct ScrollLandingPredictor {
     /// The scroll state for a phase change: when the list starts decelerating (the finger
     /// lifted), the landing is the reported target or the release offset plus v·τ; a finger on
     /// the list again, or rest, forgets it.
+    ///
+    /// ```swift
+    /// .onScrollPhaseChange { _, phase, context in
+    ///     loader.update(visibleItems: visibleIDs, scroll: predictor.scrollState(phase, context))
+    /// }
+    /// ```
     public mutating func scrollState(_ phase: ScrollPhase, _ context: ScrollPhaseChangeContext) -> ScrollState {
         let geometry = context.geometry
         let offset = Double((vertical ? geometry.contentOffset.y : geometry.contentOffset.x) / itemLength)

@@ -47,7 +47,7 @@ extension VipsImageDecoder {
                                                       loopCount: loopCount, shortfall: shortfall))
             case .frameSource:
                 do {
-                    return .animated(try streamed(data: data, loader: loader, frameCount: frameCount, isCut: isCut, scale: scale,
+                    return .animated(try streamed(data: data, loader: loader, layout: scan, frameCount: frameCount, isCut: isCut, scale: scale,
                                                   canvas: (width, height), target: target, loopCount: loopCount, context: context))
                 } catch let failure as DecodingFailure where failure.stage == .header {
                     // libvips cannot lay out every frame (more than it counts, say): the still
@@ -108,19 +108,21 @@ extension VipsImageDecoder {
     /// The first frame of a GIF or WebP of `frameCount` frames, with an `AnimationFrameSource`
     /// that decodes the others on demand (`VipsAnimationFrames`): the frames' delays come from
     /// the header of a sequential load of every frame, which decodes none of them.
-    private static func streamed(data: Data, loader: VipsLoader, frameCount: Int, isCut: Bool, scale: Double,
+    private static func streamed(data: Data, loader: VipsLoader, layout: GIFFrameScan.Result?, frameCount: Int, isCut: Bool, scale: Double,
                                  canvas: (width: Int, height: Int), target: (width: Int, height: Int), loopCount: Int,
                                  context: ImageDecodingContext) throws -> Bitmap {
         typealias E = DecodeMemoryEstimate
         let pinned = PinnedData(copying: data)
         // Held while one frame is written: the loader's canvas and the frame at the file's
-        // size, the frame at the target size, and working rows.
+        // size (a GIF's also a canvas to save: the disposed copy or its palette indices), the
+        // frame at the target size, and working rows.
         let frames = VipsAnimationFrames(pinned: pinned, loader: loader, loadedFrames: isCut ? Int32(frameCount) : -1,
                                          scale: loader.format == .webp ? min(1, scale) : 1, target: target,
                                          maxPixelCount: context.maxPixelCount, memoryBudget: context.memoryBudget,
                                          estimate: E(output: E.product(target.width, target.height, 4),
-                                                     wholeImage: E.product(canvas.width, canvas.height, 4, 2),
-                                                     rows: E.rows(width: canvas.width)))
+                                                     wholeImage: E.product(canvas.width, canvas.height, 4, layout == nil ? 2 : 3),
+                                                     rows: E.rows(width: canvas.width)),
+                                         gifLayout: layout)
         let opened = try frames.open()
         defer { g_object_unref(UnsafeMutableRawPointer(opened.strip)) }
         let pages = min(opened.pages, frameCount)
@@ -137,11 +139,21 @@ extension VipsImageDecoder {
     /// Frame `page` of `strip`, upright, RGBA8 and resized to `target`.
     static func decodeFrame(_ strip: VipsImagePointer, page: Int, width: Int, pageHeight: Int,
                             target: (width: Int, height: Int), maxPixelCount: Int, in scope: VipsImageScope) throws -> Bitmap {
+        let frame = try decodeCanvas(strip, page: page, width: width, pageHeight: pageHeight, in: scope)
+        return try resized(frame, to: target, maxPixelCount: maxPixelCount)
+    }
+
+    /// Frame `page` of `strip` as libvips composed it, upright and RGBA8, at the strip's size.
+    static func decodeCanvas(_ strip: VipsImagePointer, page: Int, width: Int, pageHeight: Int, in scope: VipsImageScope) throws -> Bitmap {
         let cut = try during(.pixels) {
             try scope.make { shashin_extract_area(strip, $0, 0, Int32(page * pageHeight), Int32(width), Int32(pageHeight)) }
         }
         let rgba = try during(.conversion) { try scope.uprightRGBA8(cut) }
-        let frame = try during(.pixels) { try scope.bitmap(from: rgba) }
+        return try during(.pixels) { try scope.bitmap(from: rgba) }
+    }
+
+    /// `frame` at `target`'s size (itself when it is that size already).
+    static func resized(_ frame: Bitmap, to target: (width: Int, height: Int), maxPixelCount: Int) throws -> Bitmap {
         guard frame.width != target.width || frame.height != target.height else { return frame }
         return try during(.thumbnail) {
             try VipsProcessing.resize(frame, width: target.width, height: target.height, maxPixelCount: maxPixelCount,

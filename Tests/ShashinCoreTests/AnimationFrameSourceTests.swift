@@ -42,59 +42,59 @@ final class ManualAnimationClock: Sendable {
 
 /// The frames of one playback: decoded on demand, at most `capacity` held, in order.
 @Suite struct AnimationFrameBufferTests {
-    @Test func framesAreDecodedOnlyWhenAskedForAndAtMostCapacityAreHeld() throws {
+    @Test func framesAreDecodedOnlyWhenAskedForAndAtMostCapacityAreHeld() async throws {
         let (source, decoder) = LoggedFrames.source(frames: 10)
         let buffer = source.makeBuffer(capacity: 3)
         #expect(decoder.readers.current == 0, "nothing is decoded before a frame is asked for")
         #expect(buffer.bufferedFrame(at: 0) == nil)
-        try buffer.fill(from: 1)
+        try await buffer.fill(from: 1)
         #expect(decoder.log.current == [1, 2, 3])
         #expect(buffer.bufferedIndices == [1, 2, 3])
         #expect(buffer.bufferedFrame(at: 2)?.pixels[0] == 2)
-        try buffer.fill(from: 2)
+        try await buffer.fill(from: 2)
         #expect(decoder.log.current == [1, 2, 3, 4], "frames already held are not decoded again")
         #expect(buffer.bufferedIndices == [2, 3, 4], "frame 1 was let go")
-        #expect(try buffer.frame(at: 4).pixels[0] == 4)
+        #expect(try await buffer.frame(at: 4).pixels[0] == 4)
         #expect(buffer.decodedFrameCount == 4)
     }
 
-    @Test func theWindowWrapsAfterTheLastFrame() throws {
+    @Test func theWindowWrapsAfterTheLastFrame() async throws {
         let (source, decoder) = LoggedFrames.source(frames: 4)
         let buffer = source.makeBuffer(capacity: 3)
-        try buffer.fill(from: 3)
+        try await buffer.fill(from: 3)
         #expect(decoder.log.current == [3, 0, 1])
         #expect(buffer.bufferedIndices == [3, 0, 1])
         #expect(decoder.readers.current == 1, "one reader per buffer: it starts over itself")
     }
 
-    @Test func aCapacityLargerThanTheAnimationHoldsEveryFrameOnce() throws {
+    @Test func aCapacityLargerThanTheAnimationHoldsEveryFrameOnce() async throws {
         let (source, decoder) = LoggedFrames.source(frames: 2)
         let buffer = source.makeBuffer(capacity: 8)
-        try buffer.fill(from: 0)
-        try buffer.fill(from: 1)
+        try await buffer.fill(from: 0)
+        try await buffer.fill(from: 1)
         #expect(decoder.log.current == [0, 1])
         #expect(source.makeBuffer(capacity: 0).capacity == 1)
     }
 
-    @Test func anIndexOutsideTheFramesIsATypedError() {
+    @Test func anIndexOutsideTheFramesIsATypedError() async {
         let (source, _) = LoggedFrames.source(frames: 3)
-        #expect(throws: ImagePipelineError.self) { try source.makeBuffer().frame(at: 3) }
-        #expect(throws: ImagePipelineError.self) { try source.makeBuffer().fill(from: -1) }
+        await #expect(throws: ImagePipelineError.self) { try await source.makeBuffer().frame(at: 3) }
+        await #expect(throws: ImagePipelineError.self) { try await source.makeBuffer().fill(from: -1) }
     }
 
-    @Test func mappedFramesGoThroughTheTransformAsTheyDecode() throws {
+    @Test func mappedFramesGoThroughTheTransformAsTheyDecode() async throws {
         let (source, decoder) = LoggedFrames.source(frames: 5)
         let inverted = source.mapFrames { Bitmap(width: 1, height: 1, pixels: [255 - $0.pixels[0], 0, 0, 255]) }
         #expect(decoder.log.current.isEmpty)
-        #expect(try inverted.makeBuffer().frame(at: 2).pixels[0] == 253)
+        #expect(try await inverted.makeBuffer().frame(at: 2).pixels[0] == 253)
         #expect(inverted.durations == source.durations && inverted.loopCount == source.loopCount)
     }
 
-    @Test func twoBuffersOfOneSourceDecodeApart() throws {
+    @Test func twoBuffersOfOneSourceDecodeApart() async throws {
         let (source, decoder) = LoggedFrames.source(frames: 6)
         let a = source.makeBuffer(capacity: 1), b = source.makeBuffer(capacity: 1)
-        try a.fill(from: 4)
-        try b.fill(from: 1)
+        try await a.fill(from: 4)
+        try await b.fill(from: 1)
         #expect(decoder.readers.current == 2)
         #expect(a.bufferedIndices == [4] && b.bufferedIndices == [1])
     }
@@ -105,7 +105,7 @@ final class ManualAnimationClock: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for start in 0..<30 {
                 group.addTask {
-                    try buffer.fill(from: start)
+                    try await buffer.fill(from: start)
                     if let frame = buffer.bufferedFrame(at: start) { #expect(frame.pixels[0] == UInt8(start)) }
                     #expect(buffer.bufferedIndices.count <= 3)
                 }
@@ -120,7 +120,7 @@ final class ManualAnimationClock: Sendable {
 @Suite struct AnimationPlaybackTests {
     /// Steps like a player: fills when asked (the decode may move the clock), shows frames, and
     /// sleeps for the wait. Returns the frames shown with the clock's time when shown.
-    func play(_ playback: AnimationPlayback, clock: ManualAnimationClock, until end: TimeInterval) throws -> [(index: Int, at: TimeInterval)] {
+    func play(_ playback: AnimationPlayback, clock: ManualAnimationClock, until end: TimeInterval) async throws -> [(index: Int, at: TimeInterval)] {
         var shown: [(Int, TimeInterval)] = []
         var steps = 0
         while clock.now < end, steps < 10_000 {
@@ -133,7 +133,7 @@ final class ManualAnimationClock: Sendable {
             if step.needsFill {
                 // A fill the playback asks for always has a frame to decode: else it would spin.
                 let decodedBefore = playback.buffer.decodedFrameCount
-                try playback.fill()
+                try await playback.fill()
                 #expect(playback.buffer.decodedFrameCount > decodedBefore, "a fill with nothing to decode at step \(steps)")
                 continue
             }
@@ -143,23 +143,23 @@ final class ManualAnimationClock: Sendable {
         return shown
     }
 
-    @Test func framesDecodedInTimeAllShowAtTheirTimes() throws {
+    @Test func framesDecodedInTimeAllShowAtTheirTimes() async throws {
         let clock = ManualAnimationClock()
         let (source, decoder) = LoggedFrames.source(frames: 5, duration: 0.1)
         let playback = AnimationPlayback(buffer: source.makeBuffer(capacity: 3), now: { clock.now })
-        let shown = try play(playback, clock: clock, until: clock.now + 1.0)
+        let shown = try await play(playback, clock: clock, until: clock.now + 1.0)
         #expect(shown.map(\.index) == [1, 2, 3, 4, 0, 1, 2, 3, 4])
         #expect(playback.droppedFrameCount == 0)
         #expect(decoder.log.current.count <= shown.count + 3, "each frame decoded once, a buffer ahead: \(decoder.log.current)")
     }
 
-    @Test func aSlowDecoderDropsFramesAndNeverShowsOneLate() throws {
+    @Test func aSlowDecoderDropsFramesAndNeverShowsOneLate() async throws {
         let clock = ManualAnimationClock()
         // Each frame takes 250 ms to decode; each shows for 100 ms.
         let (source, _) = LoggedFrames.source(frames: 20, duration: 0.1) { clock.advance(by: 0.25) }
         let playback = AnimationPlayback(buffer: source.makeBuffer(capacity: 2), now: { clock.now })
         let start = clock.now
-        let shown = try play(playback, clock: clock, until: start + 6)
+        let shown = try await play(playback, clock: clock, until: start + 6)
         #expect(shown.count >= 4)
         for (index, at) in shown {
             let due = playback.timeline.frame(at: at - start).index
@@ -169,7 +169,7 @@ final class ManualAnimationClock: Sendable {
         #expect(playback.shownFrameCount == shown.count + 1)
     }
 
-    @Test func aSlowFirstDecodeThenFastOnesCatchesUp() throws {
+    @Test func aSlowFirstDecodeThenFastOnesCatchesUp() async throws {
         let clock = ManualAnimationClock()
         let decodes = Locked(0)
         // The first decode (which opens the file) takes 350 ms, every later one 20 ms.
@@ -179,12 +179,12 @@ final class ManualAnimationClock: Sendable {
         }
         let playback = AnimationPlayback(buffer: source.makeBuffer(capacity: 3), now: { clock.now })
         let start = clock.now
-        let shown = try play(playback, clock: clock, until: start + 3)
+        let shown = try await play(playback, clock: clock, until: start + 3)
         #expect(shown.count >= 20, "it catches up once decodes are fast: \(shown.count) frames in 3 s")
         for (index, at) in shown { #expect(index == playback.timeline.frame(at: at - start).index) }
     }
 
-    @Test func decodesOfEveryLengthNeverAskForAFillWithNothingToDecode() throws {
+    @Test func decodesOfEveryLengthNeverAskForAFillWithNothingToDecode() async throws {
         // Decode times drawn from a seeded generator, 0–300 ms against frames of 100 ms: late
         // and on-time decodes mixed, across loops; `play` checks every fill decodes a frame.
         for seed in UInt64(1)...200 {
@@ -198,32 +198,32 @@ final class ManualAnimationClock: Sendable {
                 clock.advance(by: Double(draw % 300) / 1000)
             }
             let playback = AnimationPlayback(buffer: source.makeBuffer(capacity: Int(seed % 3) + 1), now: { clock.now })
-            _ = try play(playback, clock: clock, until: clock.now + 3)
+            _ = try await play(playback, clock: clock, until: clock.now + 3)
         }
     }
 
-    @Test func aSourceOfOneFrameIsStill() throws {
+    @Test func aSourceOfOneFrameIsStill() async throws {
         let (source, decoder) = LoggedFrames.source(frames: 1)
         let step = AnimationPlayback(buffer: source.makeBuffer(), now: { 0 }).step()
         #expect(step.frame == nil && !step.needsFill && step.wait == nil)
         #expect(decoder.log.current.isEmpty)
     }
 
-    @Test func theLastLoopEndsOnTheLastFrame() throws {
+    @Test func theLastLoopEndsOnTheLastFrame() async throws {
         let clock = ManualAnimationClock()
         let (source, _) = LoggedFrames.source(frames: 3, duration: 0.1, loopCount: 2)
         let playback = AnimationPlayback(buffer: source.makeBuffer(), now: { clock.now })
-        let shown = try play(playback, clock: clock, until: clock.now + 5)
+        let shown = try await play(playback, clock: clock, until: clock.now + 5)
         #expect(shown.map(\.index) == [1, 2, 0, 1, 2])
         #expect(playback.step().wait == nil, "the animation has ended")
     }
 
-    @Test func decodedFramesPlayThroughTheSamePath() throws {
+    @Test func decodedFramesPlayThroughTheSamePath() async throws {
         let frames = (0..<3).map { AnimationFrame(bitmap: Bitmap(width: 1, height: 1, pixels: [UInt8($0), 0, 0, 255]), duration: 0.05) }
         let animation = ImageAnimation(format: .gif, frameCount: 3, data: Data(), frames: frames, loopCount: 1)
         let source = try #require(animation.playableFrames)
         let clock = ManualAnimationClock()
-        let shown = try play(AnimationPlayback(buffer: source.makeBuffer(), now: { clock.now }), clock: clock, until: clock.now + 1)
+        let shown = try await play(AnimationPlayback(buffer: source.makeBuffer(), now: { clock.now }), clock: clock, until: clock.now + 1)
         #expect(shown.map(\.index) == [1, 2])
         #expect(ImageAnimation(format: .gif, frameCount: 3, data: Data(), shortfall: .firstFrameRequested).playableFrames == nil)
     }

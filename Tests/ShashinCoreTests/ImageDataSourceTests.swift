@@ -67,7 +67,7 @@ struct ImageDataSourceTests {
     let imageData = TestImages.encode(width: 3, height: 2, fill: 9)
 
     func request(_ id: String, _ gate: DataSourceGate, priority: ImageRequest.Priority = .normal) -> ImageRequest {
-        ImageRequest(id: id, data: { try await gate.load() }, priority: priority)
+        ImageRequest(source: .data(id: id, { try await gate.load() }), priority: priority)
     }
 
     @Test func tenIdenticalRequestsShareOneCall() async throws {
@@ -78,9 +78,9 @@ struct ImageDataSourceTests {
         gate.open()
         for task in tasks {
             let response = try await task.response
-            #expect(response.source == .dataSource)
+            #expect(response.cacheType == .none)
             #expect(response.image.pixelWidth == 3)
-            #expect(response.imageSource.dataID == "asset-1")
+            #expect(response.source.dataID == "asset-1")
             #expect(response.timings.attempts == 1)
         }
         #expect(gate.calls == 1)
@@ -90,7 +90,7 @@ struct ImageDataSourceTests {
             Issue.record("expected a memory hit")
             return
         }
-        #expect(cached.source == .memory)
+        #expect(cached.cacheType == .memory)
         #expect(gate.calls == 1)
         try await fixture.waitUntilIdle()
     }
@@ -118,7 +118,7 @@ struct ImageDataSourceTests {
         _ = try await fixture.pipeline.response(for: request("a", gate))
         let b = try await fixture.pipeline.response(for: request("b", gate))
         #expect(gate.calls == 2)
-        #expect(b.source == .dataSource && b.request.cacheKey != request("a", gate).cacheKey)
+        #expect(b.cacheType == .none && b.request.cacheKey != request("a", gate).cacheKey)
         try await fixture.waitUntilIdle()
     }
 
@@ -127,12 +127,12 @@ struct ImageDataSourceTests {
         let gate = DataSourceGate(bytes: imageData)
         gate.open()
         let first = PipelineFixture { $0.diskCache = disk }
-        #expect(try await first.pipeline.response(for: request("stored", gate)).source == .dataSource)
+        #expect(try await first.pipeline.response(for: request("stored", gate)).cacheType == .none)
         try await first.waitUntilIdle()
         // A new pipeline (an empty memory cache) over the same disk.
         let second = PipelineFixture { $0.diskCache = disk }
         let response = try await second.pipeline.response(for: request("stored", gate))
-        #expect(response.source == .disk)
+        #expect(response.cacheType == .disk)
         #expect(gate.calls == 1)
         try await second.waitUntilIdle()
     }
@@ -141,10 +141,10 @@ struct ImageDataSourceTests {
         let fixture = PipelineFixture { $0.maxConcurrentDownloads = 1 }
         let order = Locked<[String]>([])
         func recorded(_ id: String, priority: ImageRequest.Priority) -> ImageRequest {
-            ImageRequest(id: id, data: { [imageData] in
+            ImageRequest(source: .data(id: id, { [imageData] in
                 order.withLock { $0.append(id) }
                 return imageData
-            }, priority: priority)
+            }), priority: priority)
         }
         // The only slot is busy until "busy"'s gate opens; the others wait in the queue.
         let gate = DataSourceGate(bytes: imageData)
@@ -163,7 +163,7 @@ struct ImageDataSourceTests {
 
     @Test func theClosuresErrorFailsTheRequestAsThrown() async throws {
         let fixture = PipelineFixture()
-        let request = ImageRequest(id: "locked", data: { throw VaultLocked() })
+        let request = ImageRequest(source: .data(id: "locked", { throw VaultLocked() }))
         await #expect(throws: VaultLocked.self) { try await fixture.pipeline.response(for: request) }
         try await fixture.waitUntilIdle()
     }
@@ -178,8 +178,8 @@ struct ImageDataSourceTests {
         try await fixture.loader.waitForPendingCount(1)
         try await fixture.loader.fail(PipelineFixture.url("gone"), with: ImagePipelineError.httpStatus(500))
         let response = try await task.response
-        #expect(response.imageSource.dataID == "bundled")
-        #expect(response.source == .dataSource)
+        #expect(response.source.dataID == "bundled")
+        #expect(response.cacheType == .none)
         // Not kept under the request's own key, where it would stand in for the URL's image.
         #expect(fixture.cache.image(forKey: request.cacheKey) == nil)
         try await fixture.waitUntilIdle()

@@ -21,7 +21,7 @@ struct ImageTaskEventTests {
             Issue.record("unexpected events \(events)")
             return
         }
-        #expect(response.source == .network)
+        #expect(response.cacheType == .none)
         #expect(response.timings.total >= response.timings.decode)
         let progress = events.compactMap { if case .progress(let p) = $0 { p } else { nil } }
         #expect(progress.last == ImageTask.Progress(completed: Int64(data.count / 2), total: Int64(data.count)))

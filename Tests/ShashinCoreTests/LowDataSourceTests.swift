@@ -5,12 +5,12 @@ import FoundationNetworking
 import Testing
 @testable import ShashinCore
 
-/// Low data (`ImageRequest.lowDataSource`): while the configuration's `NetworkConstraint` is on,
+/// Low data (`ImageRequest.lowDataImage`): while the configuration's `NetworkConstraint` is on,
 /// the low-data source loads and the request's own is never asked; when the system refuses the
 /// request's own download for a constrained network (`networkConstrained`), the low-data source
 /// loads instead; the low-data image never answers a request at full quality.
 @Suite("Low data: a constrained network loads the low-data source")
-struct LowDataSourceTests {
+struct LowDataImageTests {
     static let primaryURL = URL(string: "https://images.test/full.timg")!
     static let lowURL = URL(string: "https://images.test/small.timg")!
     static let mirrorURL = URL(string: "https://mirror.test/full.timg")!
@@ -37,16 +37,16 @@ struct LowDataSourceTests {
 
     func request(thumbnail: ThumbnailOptions? = nil) -> ImageRequest {
         var request = ImageRequest(url: Self.primaryURL)
-        request.lowDataSource = .url(Self.lowURL, thumbnail: thumbnail)
+        request.lowDataImage = .url(Self.lowURL, thumbnail: thumbnail)
         return request
     }
 
-    @Test func constrainedLoadsTheLowDataSourceAndNeverAsksThePrimary() async throws {
+    @Test func constrainedLoadsTheLowDataImageAndNeverAsksThePrimary() async throws {
         let (pipeline, loader, _, _) = fixture(constrained: true)
         let response = try await pipeline.response(for: request())
         #expect(response.isLowData)
-        #expect(response.imageSource.url == Self.lowURL)
-        #expect(response.source == .network)
+        #expect(response.source.url == Self.lowURL)
+        #expect(response.cacheType == .none)
         #expect(response.image.pixelWidth == 4)
         #expect(response.request.url == Self.primaryURL)
         #expect(loader.requests.map(\.url) == [Self.lowURL])
@@ -56,7 +56,7 @@ struct LowDataSourceTests {
         let (pipeline, loader, _, _) = fixture(constrained: false)
         let response = try await pipeline.response(for: request())
         #expect(!response.isLowData)
-        #expect(response.imageSource.url == Self.primaryURL)
+        #expect(response.source.url == Self.primaryURL)
         #expect(response.image.pixelWidth == 8)
         #expect(loader.requests.map(\.url) == [Self.primaryURL])
     }
@@ -69,13 +69,13 @@ struct LowDataSourceTests {
         // Off: the low-data image in memory does not answer; the primary downloads.
         constraint.isConstrained = false
         let full = try await pipeline.response(for: request())
-        #expect(!full.isLowData && full.image.pixelWidth == 8 && full.source == .network)
+        #expect(!full.isLowData && full.image.pixelWidth == 8 && full.cacheType == .none)
         #expect(loader.requests.map(\.url) == [Self.lowURL, Self.primaryURL])
 
         // On again: the full image is in memory, and costs nothing to show.
         constraint.isConstrained = true
         let again = try await pipeline.response(for: request())
-        #expect(!again.isLowData && again.image.pixelWidth == 8 && again.source == .memory)
+        #expect(!again.isLowData && again.image.pixelWidth == 8 && again.cacheType == .memory)
         #expect(loader.requests.count == 2)
     }
 
@@ -84,7 +84,7 @@ struct LowDataSourceTests {
         let request = request()
         _ = try await pipeline.response(for: request)
         #expect(cache.image(forKey: request.cacheKey) == nil)
-        let lowKey = request.lowDataRequest(request.lowDataSource!).cacheKey
+        let lowKey = request.lowDataRequest(request.lowDataImage!).cacheKey
         #expect(lowKey != request.cacheKey)
         #expect(cache.image(forKey: lowKey)?.pixelWidth == 4)
 
@@ -93,7 +93,7 @@ struct LowDataSourceTests {
             Issue.record("expected the low-data image from memory")
             return
         }
-        #expect(cached.isLowData && cached.imageSource.url == Self.lowURL && cached.image.pixelWidth == 4)
+        #expect(cached.isLowData && cached.source.url == Self.lowURL && cached.image.pixelWidth == 4)
 
         // Unconstrained, the request misses memory: it never gets the low-data image.
         constraint.isConstrained = false
@@ -103,54 +103,54 @@ struct LowDataSourceTests {
     @Test func removingTheRequestsImageRemovesItsLowDataImageToo() async throws {
         let (pipeline, loader, constraint, cache) = fixture(constrained: true)
         let request = request()
-        let lowKey = request.lowDataRequest(request.lowDataSource!).cacheKey
+        let lowKey = request.lowDataRequest(request.lowDataImage!).cacheKey
         _ = try await pipeline.response(for: request)
         constraint.isConstrained = false
         _ = try await pipeline.response(for: request)
         #expect(cache.image(forKey: lowKey) != nil && cache.image(forKey: request.cacheKey) != nil)
 
         // The same image asked for without its low-data source: only its own goes.
-        try pipeline.removeCachedImage(for: ImageRequest(url: Self.primaryURL))
+        try await pipeline.removeCachedImage(for: ImageRequest(url: Self.primaryURL))
         #expect(cache.image(forKey: request.cacheKey) == nil && cache.image(forKey: lowKey) != nil)
 
-        try pipeline.removeCachedImage(for: request)
+        try await pipeline.removeCachedImage(for: request)
         #expect(cache.image(forKey: lowKey) == nil)
         constraint.isConstrained = true
         let again = try await pipeline.response(for: request)
-        #expect(again.isLowData && again.source == .network)
+        #expect(again.isLowData && again.cacheType == .none)
         #expect(loader.requests.map(\.url) == [Self.lowURL, Self.primaryURL, Self.lowURL])
     }
 
     @Test func theLowDataThumbnailDefaultsToTheRequestsAndMayBeItsOwn() async throws {
         let (pipeline, _, _, _) = fixture(constrained: true)
         var inherited = ImageRequest(url: Self.primaryURL, thumbnail: .init(maxPixelSize: 2))
-        inherited.lowDataSource = .url(Self.lowURL)
+        inherited.lowDataImage = .url(Self.lowURL)
         #expect(try await pipeline.response(for: inherited).image.pixelWidth == 2)
         let own = request(thumbnail: .init(maxPixelSize: 1))
         #expect(try await pipeline.response(for: own).image.pixelWidth == 1)
     }
 
-    @Test func aDataSourceCanBeTheLowDataSource() async throws {
+    @Test func aDataSourceCanBeTheLowDataImage() async throws {
         let (pipeline, loader, _, _) = fixture(constrained: true)
         let small = small
         var request = ImageRequest(url: Self.primaryURL)
-        request.lowDataSource = LowDataSource(.data(id: "placeholder-1") { small })
+        request.lowDataImage = LowDataImage(.data(id: "placeholder-1") { small })
         let response = try await pipeline.response(for: request)
-        #expect(response.isLowData && response.source == .dataSource)
-        #expect(response.imageSource.dataID == "placeholder-1")
+        #expect(response.isLowData && response.cacheType == .none)
+        #expect(response.source.dataID == "placeholder-1")
         #expect(loader.requests.isEmpty)
     }
 
-    @Test func aFailingLowDataSourceFailsWithItsOwnTypedError() async throws {
+    @Test func aFailingLowDataImageFailsWithItsOwnTypedError() async throws {
         let (pipeline, loader, _, _) = fixture(constrained: true)
         var request = ImageRequest(url: Self.primaryURL)
-        request.lowDataSource = .url(URL(string: "https://images.test/missing")!)
+        request.lowDataImage = .url(URL(string: "https://images.test/missing")!)
         loader.answer { _ in .init(status: 404) }
         await #expect(throws: ImagePipelineError.httpStatus(404)) { try await pipeline.response(for: request) }
         #expect(loader.requests.map(\.url) == [URL(string: "https://images.test/missing")!])
     }
 
-    @Test func withoutALowDataSourceTheSwitchChangesNothing() async throws {
+    @Test func withoutALowDataImageTheSwitchChangesNothing() async throws {
         let (pipeline, loader, _, _) = fixture(constrained: true)
         let response = try await pipeline.response(for: ImageRequest(url: Self.primaryURL))
         #expect(!response.isLowData && response.image.pixelWidth == 8)
@@ -160,17 +160,17 @@ struct LowDataSourceTests {
     /// The system's refusal (on Apple platforms, a `URLError` for Low Data Mode, which the
     /// loader turns into `networkConstrained`) switches to the low-data source, not to the
     /// alternative sources, and is not retried.
-    @Test func aRefusalForAConstrainedNetworkLoadsTheLowDataSource() async throws {
+    @Test func aRefusalForAConstrainedNetworkLoadsTheLowDataImage() async throws {
         let (pipeline, loader, _, _) = fixture(constrained: false, primary: .init(error: ImagePipelineError.networkConstrained))
         var request = request()
         request.alternativeSources = [.url(Self.mirrorURL)]
-        request.retryPolicy = RetryPolicy(maxAttempts: 3, clock: ImmediateClock())
+        request.retryPolicy = RetryPolicy(maxAttempts: 3, clock: ImmediateRetryClock())
         let response = try await pipeline.response(for: request)
-        #expect(response.isLowData && response.imageSource.url == Self.lowURL && response.image.pixelWidth == 4)
+        #expect(response.isLowData && response.source.url == Self.lowURL && response.image.pixelWidth == 4)
         #expect(loader.requests.map(\.url) == [Self.primaryURL, Self.lowURL])
     }
 
-    @Test func aRefusalWithoutALowDataSourceEndsTheTaskWithNetworkConstrained() async throws {
+    @Test func aRefusalWithoutALowDataImageEndsTheTaskWithNetworkConstrained() async throws {
         let (pipeline, _, _, _) = fixture(constrained: false, primary: .init(error: ImagePipelineError.networkConstrained))
         await #expect(throws: ImagePipelineError.networkConstrained) {
             try await pipeline.response(for: ImageRequest(url: Self.primaryURL))
@@ -179,7 +179,7 @@ struct LowDataSourceTests {
         #expect(!RetryPolicy.isTransient(ImagePipelineError.networkConstrained))
     }
 
-    @Test func requestsForOneLowDataSourceShareItsDownload() async throws {
+    @Test func requestsForOneLowDataImageShareItsDownload() async throws {
         let loader = ControlledDataLoader()
         var configuration = ImagePipeline.Configuration(decoder: TestDecoder())
         configuration.dataLoader = loader
@@ -208,7 +208,7 @@ struct LowDataSourceTests {
         _ = try await pipeline(constrained: false).response(for: request())
         // After a relaunch (memory empty), on a constrained network: the stored full image.
         let stored = try await pipeline(constrained: true).response(for: request())
-        #expect(!stored.isLowData && stored.source == .disk && stored.image.pixelWidth == 8)
+        #expect(!stored.isLowData && stored.cacheType == .disk && stored.image.pixelWidth == 8)
         #expect(loader.requests.map(\.url) == [Self.primaryURL])
         // A request that may not read the disk goes to its low-data source.
         var skipsDisk = request()
@@ -219,7 +219,7 @@ struct LowDataSourceTests {
 
     /// Only Apple's URLSession knows `allowsConstrainedNetworkAccess`: there the request's own
     /// source is sent with it off, and shares no download with a request sent with it on.
-    @Test func theSystemMayRefuseOnlyARequestWithALowDataSource() async throws {
+    @Test func theSystemMayRefuseOnlyARequestWithALowDataImage() async throws {
         let (pipeline, loader, _, _) = fixture(constrained: false)
         _ = try await pipeline.response(for: request())
         var plain = ImageRequest(url: Self.primaryURL, thumbnail: .init(maxPixelSize: 4))
@@ -230,7 +230,7 @@ struct LowDataSourceTests {
         #expect(CacheKeys(rule: nil).fetchKey(for: request().refusingConstrainedNetwork()) == CacheKeys(rule: nil).fetchKey(for: plain))
         #else
         #expect(loader.requests.map(\.allowsConstrainedNetworkAccess) == [false, true])
-        plain.lowDataSource = .url(Self.lowURL)
+        plain.lowDataImage = .url(Self.lowURL)
         #expect(CacheKeys(rule: nil).fetchKey(for: plain.refusingConstrainedNetwork()) != CacheKeys(rule: nil).fetchKey(for: plain))
         #endif
     }
@@ -239,11 +239,11 @@ struct LowDataSourceTests {
         let (pipeline, _, _, _) = fixture(constrained: true)
         let processor = CountingProcessor("tint")
         var request = ImageRequest(url: Self.primaryURL, processors: [processor], priority: .high,
-                                   options: [.disableDiskCacheWrites, .decodeFirstFrameOnly])
+                                   options: [.disableDiskCacheWrites, .reloadRevalidatingCachedData])
         request.imageID = "photo-7"
         request.animationDelivery = .frameSource
-        request.lowDataSource = .url(Self.lowURL)
-        let low = request.lowDataRequest(request.lowDataSource!)
+        request.lowDataImage = .url(Self.lowURL)
+        let low = request.lowDataRequest(request.lowDataImage!)
         #expect(low.url == Self.lowURL && low.imageID == nil && low.alternativeSources.isEmpty)
         #expect(low.processors.map(\.identifier) == ["tint"] && low.priority == .high)
         #expect(low.options == request.options && low.animationDelivery == request.animationDelivery)
@@ -261,10 +261,4 @@ struct LowDataSourceTests {
         constraint.isConstrained = true
         #expect(constraint.isConstrained)
     }
-}
-
-/// A retry clock that never waits.
-private struct ImmediateClock: RetryClock {
-    func now() -> Date { Date(timeIntervalSince1970: 0) }
-    func sleep(for seconds: TimeInterval) async throws { try Task.checkCancellation() }
 }

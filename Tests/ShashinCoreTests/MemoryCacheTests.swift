@@ -60,10 +60,10 @@ struct MemoryCacheTests {
     @Test func trimAndRemoveAllEmptyTheCache() {
         let cache = MemoryCache(costLimit: 100_000)
         for i in 0..<10 { cache.store(image, forKey: key("\(i)")) }
-        cache.trim(toCost: 1_200)
+        cache.trim(.cost(1_200))
         #expect(cache.totalCount == 3)
         #expect(cache.image(forKey: key("9")) != nil)
-        cache.trim(toCount: 1)
+        cache.trim(.count(1))
         #expect(cache.totalCount == 1)
         cache.removeAll()
         #expect(cache.totalCount == 0 && cache.totalCost == 0)

@@ -21,19 +21,19 @@ struct MemoryTrimTests {
         let cache = filledCache()
         _ = cache.image(forKey: key("0"))      // 0 becomes the most recent; 1 is now the oldest
         _ = cache.image(forKey: key("3"))
-        cache.trim(toCost: 1_600)              // room for 4 of 400 bytes
+        cache.trim(.cost(1_600))              // room for 4 of 400 bytes
         #expect(cache.keysInUseOrder.map(name) == ["3", "0", "9", "8"])
         #expect(cache.totalCost == 1_600)
     }
 
     @Test func trimToFractionKeepsThatShareOfTheBytesHeld() {
         let cache = filledCache()
-        cache.trim(toFraction: 0.5)
+        cache.trim(.fraction(0.5))
         #expect(cache.totalCost == 2_000)
         #expect(cache.keysInUseOrder.map(name) == ["9", "8", "7", "6", "5"])
-        cache.trim(toFraction: 2)               // clamped to 1: keeps everything
+        cache.trim(.fraction(2))               // clamped to 1: keeps everything
         #expect(cache.totalCount == 5)
-        cache.trim(toFraction: -1)              // clamped to 0: keeps nothing
+        cache.trim(.fraction(-1))              // clamped to 0: keeps nothing
         #expect(cache.totalCount == 0)
     }
 
@@ -50,7 +50,7 @@ struct MemoryTrimTests {
     @Test func everyTrimIsReportedToEveryStreamWithItsReason() async throws {
         let cache = filledCache()
         let first = cache.trims, second = cache.trims
-        cache.trim(toCost: 2_000)
+        cache.trim(.cost(2_000))
         cache.trim(.all, reason: .background)
         var a = first.makeAsyncIterator(), b = second.makeAsyncIterator()
         let fromFirst = [await a.next(), await a.next()], fromSecond = [await b.next(), await b.next()]

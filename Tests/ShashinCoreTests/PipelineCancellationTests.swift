@@ -16,7 +16,7 @@ struct PipelineCancellationTests {
         await #expect(throws: CancellationError.self) { try await first.response }
         try await fixture.loader.respond(to: url, with: imageData)
         let response = try await second.response
-        #expect(response.source == .network)
+        #expect(response.cacheType == .none)
         #expect(fixture.loader.cancelledURLs.isEmpty)
         try await fixture.waitUntilIdle()
     }

@@ -30,7 +30,7 @@ struct PipelineDiskCacheTests {
         for await event in task.events {
             switch event {
             case .diskCacheFailed(let error): failures.append(error)
-            case .finished(.success(let response)): loaded = response.source == .network
+            case .finished(.success(let response)): loaded = response.cacheType == .none
             default: break
             }
         }
@@ -45,7 +45,7 @@ struct PipelineDiskCacheTests {
         _ = try await pipeline(storage, loader: loader).image(for: PipelineFixture.url("r"))
         storage.failsReads = true
         let response = try await pipeline(storage, loader: loader).response(for: ImageRequest(url: PipelineFixture.url("r")))
-        #expect(response.source == .network)
+        #expect(response.cacheType == .none)
         #expect(loader.requests.count == 2)
     }
 
@@ -69,10 +69,10 @@ struct PipelineDiskCacheTests {
         let url = PipelineFixture.url("reload")
         _ = try await pipeline.image(for: url)
         guard case .cached = pipeline.loadImage(ImageRequest(url: url)) else { Issue.record("expected a memory hit"); return }
-        let reload = try await pipeline.response(for: ImageRequest(url: url, cachePolicy: .reloadIgnoringCacheData))
-        #expect(reload.source == .network && loader.requests.count == 2)
+        let reload = try await pipeline.response(for: ImageRequest(url: url, options: .reloadIgnoringCachedData))
+        #expect(reload.cacheType == .none && loader.requests.count == 2)
         var urlRequest = URLRequest(url: url)
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        #expect(ImageRequest(urlRequest: urlRequest).cachePolicy == .reloadIgnoringCacheData)
+        #expect(ImageRequest(source: .urlRequest(urlRequest)).cachePolicy == .reloadIgnoringCacheData)
     }
 }

@@ -94,7 +94,7 @@ struct PipelineErrorTests {
 
     @Test func everyErrorHasAClearMessage() {
         let errors: [ImagePipelineError] = [.invalidURL("x"), .unsupportedScheme("ftp"), .httpStatus(404), .dataTooLarge(limit: 10),
-                                            .truncatedData(expected: 10, received: 5), .emptyData, .networkFailure(code: -1004, message: "refused"),
+                                            .truncatedData(expected: 10, received: 5), .emptyData,
                                             .decodingFailed(format: .png, reason: "bad"), .imageTooLarge(width: 1, height: 2, limit: 1),
                                             .processingFailed(identifier: "p", reason: "r"), .cacheMiss]
         for error in errors { #expect(error.localizedDescription == error.description && error.description.count > 10) }

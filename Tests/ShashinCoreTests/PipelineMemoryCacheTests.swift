@@ -11,12 +11,12 @@ struct PipelineMemoryCacheTests {
         let request = ImageRequest(url: url, thumbnail: .init(maxPixelSize: 2))
         let task = fixture.task(request)
         try await fixture.loader.respond(to: url, with: TestImages.encode(width: 4, height: 2, fill: 3))
-        #expect(try await task.response.source == .network)
+        #expect(try await task.response.cacheType == .none)
         guard case .cached(let response) = fixture.pipeline.loadImage(request) else {
             Issue.record("expected a synchronous memory hit")
             return
         }
-        #expect(response.source == .memory)
+        #expect(response.cacheType == .memory)
         #expect(response.image.pixelWidth == 2 && response.image.pixelHeight == 1)
         #expect(fixture.pipeline.cachedImage(for: request) != nil)
         #expect(fixture.pipeline.activeTaskCount == 0)
@@ -40,7 +40,7 @@ struct PipelineMemoryCacheTests {
         for _ in 0..<2 {
             let task = fixture.task(ImageRequest(url: url, options: .disableMemoryCacheReads))
             try await fixture.loader.respond(to: url, with: data)
-            #expect(try await task.response.source == .network)
+            #expect(try await task.response.cacheType == .none)
         }
         #expect(fixture.loader.startCount == 2)
         try await fixture.waitUntilIdle()
@@ -61,7 +61,7 @@ struct PipelineMemoryCacheTests {
         let request = ImageRequest(url: url)
         fixture.cache.store(TestImages.makeImage(width: 1, height: 1), forKey: request.cacheKey)
         let response = try await fixture.pipeline.imageTask(with: request).response
-        #expect(response.source == .memory)
+        #expect(response.cacheType == .memory)
         #expect(fixture.loader.startCount == 0)
         try await fixture.waitUntilIdle()
     }

@@ -25,7 +25,7 @@ struct PipelineProcessedStoreTests {
         let url = PipelineFixture.url("private")
         _ = try await fixture.pipeline.image(for: url) // the original, decoded: in memory, nothing on disk
         let processed = ImageRequest(url: url, processors: [CountingProcessor("p")])
-        #expect(try await fixture.pipeline.response(for: processed).source != .disk)
+        #expect(try await fixture.pipeline.response(for: processed).cacheType != .disk)
         try await eventually { fixture.pipeline.backgroundWorkCount == 0 }
         // A result stored without the original's metadata would be served forever, `no-store` or not.
         #expect(storage.keys.isEmpty)
@@ -39,7 +39,7 @@ struct PipelineProcessedStoreTests {
         try await eventually { fixture.pipeline.backgroundWorkCount == 0 }
         #expect(storage.keys.count == 1)
         let (again, loader) = self.fixture(storage, cacheControl: "max-age=600")
-        #expect(try await again.pipeline.response(for: processed).source == .disk)
+        #expect(try await again.pipeline.response(for: processed).cacheType == .disk)
         #expect(loader.requests.isEmpty)
     }
 

@@ -12,7 +12,7 @@ private struct RandomLoader: DataLoading {
         try await Task.sleep(nanoseconds: UInt64.random(in: 0...400_000))
         let url = request.url!
         let roll = Int.random(in: 0..<100)
-        if roll < 8 { throw ImagePipelineError.networkFailure(code: -1005, message: "dropped") }
+        if roll < 8 { throw URLError(.networkConnectionLost) }
         let data = roll < 12 ? Data("not an image".utf8) : TestImages.encode(width: 4, height: 3, fill: 9)
         progress(Int64(data.count), Int64(data.count))
         return (data, HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)!)

@@ -39,7 +39,7 @@ struct ReleaseTests {
         func request(_ token: String) -> ImageRequest {
             var urlRequest = URLRequest(url: url)
             urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-            return ImageRequest(urlRequest: urlRequest, options: .disableMemoryCacheReads)
+            return ImageRequest(source: .urlRequest(urlRequest), options: .disableMemoryCacheReads)
         }
         let alice = fixture.task(request("alice"))
         let bob = fixture.task(request("bob"))

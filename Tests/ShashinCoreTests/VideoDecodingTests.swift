@@ -63,7 +63,7 @@ struct VideoDecodingTests {
     @Test func aVideoFromADataSourceIsDecodedToItsFrameAtTheRequestsThumbnail() async throws {
         let frames = FrameDecoder()
         let fixture = PipelineFixture { $0.decoders.videoDecoder = frames }
-        let request = ImageRequest(id: "clip-1", data: { TestVideos.mp4 }, thumbnail: .init(maxPixelSize: 2))
+        let request = ImageRequest(source: .data(id: "clip-1", { TestVideos.mp4 }), thumbnail: .init(maxPixelSize: 2))
         let response = try await fixture.pipeline.response(for: request)
         #expect(response.image.pixelWidth == 2 && response.image.pixelHeight == 1)
         #expect(frames.contexts.current.map(\.thumbnail) == [ThumbnailOptions(maxPixelSize: 2)])
@@ -71,7 +71,7 @@ struct VideoDecodingTests {
 
     @Test func withoutAVideoDecoderThePipelineFailsWithVideoNotSupported() async {
         let fixture = PipelineFixture()
-        let request = ImageRequest(id: "clip-2", data: { TestVideos.ftyp("qt  ") })
+        let request = ImageRequest(source: .data(id: "clip-2", { TestVideos.ftyp("qt  ") }))
         await #expect(throws: ImagePipelineError.videoNotSupported(.mov)) { try await fixture.pipeline.response(for: request) }
     }
 }

@@ -242,4 +242,29 @@ struct FeedMetricsPreviewTests {
         #expect(metrics.bytesByUse == expected)
         #expect(metrics.bytesOnPredictedRowsNeverShown == 2400) // rows 8 and 6 (never its own image)
     }
+
+    @Test func bytesNeverShownCountEveryRowThatNeverShowedItsOwnImageAtRestOrMoving() {
+        var recording = FeedRecording(strategy: "test")
+        recording.seconds = 2.6
+        recording.entries = [0: [0], 1: [0], 3: [1.2], 5: [1.4], 6: [1.45], 8: [1.3]]
+        recording.imageEvents = [.init(time: 0.1, row: 0, fingerprint: 1000), .init(time: 1.25, row: 3, fingerprint: 1003),
+                                 .init(time: 1.35, row: 8, fingerprint: 1009), .init(time: 1.5, row: 5, fingerprint: 1005)]
+        recording.predictedRows = [3, 8, 6]
+        recording.bytesByRow = [0: 100, 1: 200, 5: 300, 6: 400, 3: 1000, 8: 2000, 12: 4000, 13: 8000, 14: 0]
+        recording.requestTimes = [8: [1.1, 1.3], 12: [2.0]]
+        let metrics = T.metrics(recording)
+        // Rows 1 and 6 (at rest, never their image), 8 (only another row's image), 12 and 13 (never on
+        // screen); row 14 took no bytes. Rows 0, 3 and 5 showed their own.
+        #expect(metrics.bytesNeverShown == 200 + 400 + 2000 + 4000 + 8000)
+        #expect(metrics.unseenRows == [
+            .init(row: 1, bytes: 200, predicted: false, requestedAt: []),
+            .init(row: 6, bytes: 400, predicted: true, requestedAt: []),
+            .init(row: 8, bytes: 2000, predicted: true, requestedAt: [1.1, 1.3]),
+            .init(row: 12, bytes: 4000, predicted: false, requestedAt: [2.0]),
+            .init(row: 13, bytes: 8000, predicted: false, requestedAt: []),
+        ])
+        let combined = FeedMetrics.combining([metrics, T.metrics(FeedRecording(strategy: "test")), metrics])
+        #expect(combined.bytesNeverShown == metrics.bytesNeverShown) // the median of the rounds
+        #expect(combined.unseenRows.isEmpty && combined.perRound?[0].unseenRows.count == 5)
+    }
 }

@@ -49,7 +49,7 @@ struct DiskCacheCrashTests {
             writer.waitUntilExit()
             if writer.terminationReason != .uncaughtSignal { outcome.problems.append("round \(round): the writer stopped by itself") }
 
-            let cache = try DiskCache(directory: folder)
+            let cache = try DiskCache(configuration: .init(directory: folder))
             cache.flush() // let reconciling after the crash finish before looking at the files
             for info in try cache.entries() {
                 guard let entry = try cache.entry(forKey: info.key) else { continue }

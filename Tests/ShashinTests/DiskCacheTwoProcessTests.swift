@@ -50,7 +50,7 @@ struct DiskCacheTwoProcessTests {
             unlink(stopFile)
             // This process opens first: alone, it reconciles what the last round left while the
             // writers wait for its lock.
-            var reader: DiskCache? = try DiskCache(directory: folder)
+            var reader: DiskCache? = try DiskCache(configuration: .init(directory: folder))
             let doomedSeed = UInt64(round * 2 + 1) * 7919, survivorSeed = UInt64(round * 2 + 2) * 7919
             // Alternate which of the two is fsyncing: an fsynced write is long, so kills land mid-file.
             let doomed = try Writer(executable, folder: folder, seed: doomedSeed, sync: round % 2 == 0, stopFile: nil)
@@ -81,7 +81,7 @@ struct DiskCacheTwoProcessTests {
             // instance is gone), finds itself alone, and reconciles.
             let before = Set((try? FileManager.default.contentsOfDirectory(atPath: folder.path + "/data")) ?? [])
             reader = nil
-            let reopened = try DiskCache(directory: folder)
+            let reopened = try DiskCache(configuration: .init(directory: folder))
             reopened.flush() // reconciling done
             let entries = try reopened.entries()
             if reopened.count != entries.count || reopened.totalSize != entries.reduce(0, { $0 + $1.size }) {

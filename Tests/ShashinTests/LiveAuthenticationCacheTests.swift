@@ -25,7 +25,7 @@ struct LiveAuthenticationCacheTests {
         try await server.start()
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let storage = try DiskCache(directory: folder)
+        let storage = try DiskCache(configuration: .init(directory: folder))
         let loader = kind.make()
         let authentication: Authentication = scheme == "basic" ? .basic(user: "ann", password: "secret")
             : .digest(user: "ann", password: "secret")
@@ -34,7 +34,7 @@ struct LiveAuthenticationCacheTests {
         let ann = LiveAuthenticationTests.ann
 
         let first = try await Self.pipeline(loader, storage) { $0.credentialProvider = { _ in ann } }.response(for: ImageRequest(url: url))
-        #expect(first.source == .network)
+        #expect(first.cacheType == .none)
         #expect(server.requestCount(for: "/c.jpg") == 2)
 
         // The metadata keeps neither the password nor what was sent for it.
@@ -57,7 +57,7 @@ struct LiveAuthenticationCacheTests {
 
         // The same credential, fixed for the host: known before any challenge, so served from disk.
         let again = try await Self.pipeline(loader, storage) { $0.credentials = [url.host!: ann] }.response(for: ImageRequest(url: url))
-        #expect(again.source == .disk)
+        #expect(again.cacheType == .disk)
         #expect(server.requestCount(for: "/c.jpg") == 5)
         await server.stop()
         try await shutDown(loader)
@@ -68,7 +68,7 @@ struct LiveAuthenticationCacheTests {
         try await server.start()
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let storage = try DiskCache(directory: folder)
+        let storage = try DiskCache(configuration: .init(directory: folder))
         let loader = kind.make()
         let field = "Basic " + Data("ann:secret".utf8).base64EncodedString()
         server.setRoute("/v.jpg", RouteScript.image(ImageSpec(format: .jpeg, width: 32, height: 24, seed: 2),
@@ -94,7 +94,7 @@ struct LiveAuthenticationCacheTests {
                 return request
             }
         }.response(for: ImageRequest(url: url))
-        #expect(again.source == .disk)
+        #expect(again.cacheType == .disk)
         await server.stop()
         try await shutDown(loader)
     }

@@ -31,13 +31,13 @@ struct LiveDiskCacheTests {
         let server = ImageServer()
         try await server.start()
         let folder = temporaryFolder()
-        let storage = try DiskCache(directory: folder)
+        let storage = try DiskCache(configuration: .init(directory: folder))
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/a.jpg", headers: ["Cache-Control": "max-age=600"])
         let first = try await Self.pipeline(loader, storage).response(for: ImageRequest(url: url))
-        #expect(first.source == .network)
+        #expect(first.cacheType == .none)
         let second = try await Self.pipeline(loader, storage).response(for: ImageRequest(url: url))
-        #expect(second.source == .disk)
+        #expect(second.cacheType == .disk)
         #expect(second.image.testBitmap == first.image.testBitmap)
         #expect(server.requestCount(for: "/a.jpg") == 1)
         await server.stop()
@@ -48,12 +48,12 @@ struct LiveDiskCacheTests {
         let server = ImageServer()
         try await server.start()
         let folder = temporaryFolder()
-        let storage = try DiskCache(directory: folder)
+        let storage = try DiskCache(configuration: .init(directory: folder))
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/b.jpg", headers: ["Cache-Control": "no-cache", "ETag": "\"b1\""])
         _ = try await Self.pipeline(loader, storage).response(for: ImageRequest(url: url))
         let second = try await Self.pipeline(loader, storage).response(for: ImageRequest(url: url))
-        #expect(second.source == .revalidated)
+        #expect(second.cacheType == .revalidated)
         #expect(server.lastRequest(for: "/b.jpg")?.header("If-None-Match") == "\"b1\"")
         #expect((second.urlResponse as? HTTPURLResponse)?.statusCode == 200)
         await server.stop()
@@ -64,16 +64,16 @@ struct LiveDiskCacheTests {
         let server = ImageServer()
         try await server.start()
         let folder = temporaryFolder()
-        let storage = try DiskCache(directory: folder)
+        let storage = try DiskCache(configuration: .init(directory: folder))
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/c.jpg", headers: ["Cache-Control": "max-age=0"])
         await #expect(throws: ImagePipelineError.cacheMiss) {
-            try await Self.pipeline(loader, storage).image(for: ImageRequest(url: url, cachePolicy: .returnCacheDataDontLoad))
+            try await Self.pipeline(loader, storage).image(for: ImageRequest(url: url, options: .returnCacheDataDontLoad))
         }
         #expect(server.requestCount(for: "/c.jpg") == 0)
         _ = try await Self.pipeline(loader, storage).image(for: ImageRequest(url: url))
-        let offline = try await Self.pipeline(loader, storage).response(for: ImageRequest(url: url, cachePolicy: .returnCacheDataElseLoad))
-        #expect(offline.source == .disk)
+        let offline = try await Self.pipeline(loader, storage).response(for: ImageRequest(url: url, options: .returnCacheDataElseLoad))
+        #expect(offline.cacheType == .disk)
         #expect(server.requestCount(for: "/c.jpg") == 1)
         await server.stop()
     }
@@ -83,7 +83,7 @@ struct LiveDiskCacheTests {
         let fixture = try await LiveFixture.start(loader)
         let url = fixture.serveImage("/d.jpg")
         await #expect(throws: ImagePipelineError.cacheMiss) {
-            try await fixture.pipeline.image(for: ImageRequest(url: url, cachePolicy: .returnCacheDataDontLoad))
+            try await fixture.pipeline.image(for: ImageRequest(url: url, options: .returnCacheDataDontLoad))
         }
         #expect(fixture.server.requestCount(for: "/d.jpg") == 0)
         try await fixture.finish()
@@ -94,23 +94,23 @@ struct LiveDiskCacheTests {
         let server = ImageServer()
         try await server.start()
         let folder = temporaryFolder()
-        let storage = try DiskCache(directory: folder)
+        let storage = try DiskCache(configuration: .init(directory: folder))
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/f.jpg", headers: ["Cache-Control": "max-age=600"])
         let request = ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 32), processors: [.circle])
         let pipeline = Self.pipeline(loader, storage, policy: .processed)
         let first = try await pipeline.response(for: request)
-        #expect(first.source == .network)
+        #expect(first.cacheType == .none)
         try await waitFor { pipeline.backgroundWorkCount == 0 } // stored in the background
         #expect(storage.count == 1)
         #expect(try storage.entries().allSatisfy { $0.key.hasPrefix("processed ") })
         let second = try await Self.pipeline(loader, storage, policy: .processed).response(for: request)
-        #expect(second.source == .disk)
+        #expect(second.cacheType == .disk)
         #expect(second.image.pixelWidth == first.image.pixelWidth && second.image.pixelHeight == first.image.pixelHeight)
         #expect(second.image.testBitmap.pixel(x: 0, y: 0).a == 0) // the circle's transparent corner survived: stored as PNG
         #expect(server.requestCount(for: "/f.jpg") == 1)
         // A request for the plain original still needs the network: only processed results are kept.
-        #expect(try await Self.pipeline(loader, storage, policy: .processed).response(for: ImageRequest(url: url)).source == .network)
+        #expect(try await Self.pipeline(loader, storage, policy: .processed).response(for: ImageRequest(url: url)).cacheType == .none)
         await server.stop()
     }
 
@@ -119,12 +119,12 @@ struct LiveDiskCacheTests {
         let server = ImageServer()
         try await server.start()
         let folder = temporaryFolder()
-        let storage = try DiskCache(directory: folder)
+        let storage = try DiskCache(configuration: .init(directory: folder))
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = serve(server, "/g.jpg", headers: ["Cache-Control": "max-age=600"])
         _ = try await Self.pipeline(loader, storage, policy: .all).response(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 32)))
         let other = try await Self.pipeline(loader, storage, policy: .all).response(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 16)))
-        #expect(other.source == .disk)
+        #expect(other.cacheType == .disk)
         #expect(server.requestCount(for: "/g.jpg") == 1)
         await server.stop()
     }
@@ -134,13 +134,13 @@ struct LiveDiskCacheTests {
         let server = ImageServer()
         try await server.start()
         let folder = temporaryFolder()
-        let storage = try DiskCache(directory: folder)
+        let storage = try DiskCache(configuration: .init(directory: folder))
         defer { try? FileManager.default.removeItem(at: folder) }
         let revalidated = serve(server, "/h.jpg", headers: ["Cache-Control": "no-cache", "ETag": "\"h\""])
         let thumbnail = ThumbnailOptions(maxPixelSize: 16)
         for _ in 0..<2 {
             let pipeline = Self.pipeline(loader, storage, policy: .processed)
-            #expect(try await pipeline.response(for: ImageRequest(url: revalidated, thumbnail: thumbnail)).source == .network)
+            #expect(try await pipeline.response(for: ImageRequest(url: revalidated, thumbnail: thumbnail)).cacheType == .none)
             try await waitFor { pipeline.backgroundWorkCount == 0 }
         }
         #expect(server.requestCount(for: "/h.jpg") == 2) // no-cache: the stored thumbnail is never used unasked
@@ -149,13 +149,13 @@ struct LiveDiskCacheTests {
         func request(_ token: String) -> ImageRequest {
             var urlRequest = URLRequest(url: shared)
             urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-            return ImageRequest(urlRequest: urlRequest, thumbnail: thumbnail)
+            return ImageRequest(source: .urlRequest(urlRequest), thumbnail: thumbnail)
         }
         let alice = Self.pipeline(loader, storage, policy: .processed)
         _ = try await alice.response(for: request("alice"))
         try await waitFor { alice.backgroundWorkCount == 0 }
-        #expect(try await Self.pipeline(loader, storage, policy: .processed).response(for: request("alice")).source == .disk)
-        #expect(try await Self.pipeline(loader, storage, policy: .processed).response(for: request("bob")).source == .network)
+        #expect(try await Self.pipeline(loader, storage, policy: .processed).response(for: request("alice")).cacheType == .disk)
+        #expect(try await Self.pipeline(loader, storage, policy: .processed).response(for: request("bob")).cacheType == .none)
         await server.stop()
     }
 }

@@ -20,7 +20,7 @@ struct LiveFallbackTests {
         var request = ImageRequest(url: fixture.server.url("/primary.jpg"))
         request.alternativeSources = [.url(mirror), .url(fixture.server.url("/never.jpg"))]
         let response = try await fixture.pipeline.response(for: request)
-        #expect(response.imageSource.url == mirror)
+        #expect(response.source.url == mirror)
         #expect(response.urlResponse?.url == mirror)
         #expect(response.image.testBitmap.width == 80)
         #expect(fixture.server.requestCount(for: "/primary.jpg") == 1)
@@ -34,7 +34,7 @@ struct LiveFallbackTests {
             return
         }
         let next = try await task.response
-        #expect(next.imageSource.url == primary && next.image.testBitmap.width == 120)
+        #expect(next.source.url == primary && next.image.testBitmap.width == 120)
         #expect(fixture.server.requestCount(for: "/primary.jpg") == 2)
         #expect(fixture.server.requestCount(for: "/mirror.jpg") == 1)
         try await fixture.finish()
@@ -52,17 +52,17 @@ struct LiveFallbackTests {
         request.imageID = "photo-1"
         request.alternativeSources = [.url(mirror)]
         let first = try await fixture.pipeline.response(for: request)
-        #expect(first.imageSource.url == mirror && first.image.testBitmap.width == 80)
+        #expect(first.source.url == mirror && first.image.testBitmap.width == 80)
 
         // The primary is back: the next load asks it, and shows its own image.
         let primary = fixture.serveImage("/primary.jpg", width: 120, height: 90)
         let next = try await fixture.pipeline.response(for: request)
-        #expect(next.imageSource.url == primary && next.image.testBitmap.width == 120 && next.source == .network)
+        #expect(next.source.url == primary && next.image.testBitmap.width == 120 && next.cacheType == .none)
         #expect(fixture.server.requestCount(for: "/primary.jpg") == 2)
 
         // The mirror's bytes answer a request for the mirror's URL, from disk.
         let mirrored = try await fixture.pipeline.response(for: ImageRequest(url: mirror))
-        #expect(mirrored.source == .disk && mirrored.image.testBitmap.width == 80)
+        #expect(mirrored.cacheType == .disk && mirrored.image.testBitmap.width == 80)
         #expect(fixture.server.requestCount(for: "/mirror.jpg") == 1)
         try await fixture.finish()
     }
@@ -90,7 +90,7 @@ struct LiveFallbackTests {
         var request = ImageRequest(url: fixture.server.url("/flaky.jpg"))
         request.alternativeSources = [.url(mirror)]
         let response = try await fixture.pipeline.response(for: request)
-        #expect(response.imageSource.url == mirror)
+        #expect(response.source.url == mirror)
         #expect(fixture.server.requestCount(for: "/flaky.jpg") == 2)
         #expect(response.timings.attempts == 1) // the mirror's own, at its first attempt
         try await fixture.finish()

@@ -43,7 +43,7 @@ final class LiveFeed {
         loader.update(visibleItems: Array(visible), scroll: scroll)
         for row in cells.keys where !visible.contains(row) { pool.append(cells.removeValue(forKey: row)!) }
         for row in visible where cells[row] == nil {
-            let binding = pool.popLast() ?? ImageBinding(target: SizeRecordingTarget(), pipeline: fixture.pipeline)
+            let binding = pool.popLast() ?? ImageBinding(target: SizeRecordingTarget(), options: .init(pipeline: fixture.pipeline))
             cells[row] = binding
             loader.display(row, in: binding)
         }
@@ -63,17 +63,20 @@ struct LiveLandingTests {
         policy.prefetchDistance = 2
         let feed = LiveFeed(fixture: fixture, rows: 300, policy: policy, latency: .milliseconds(50))
         let fling = { (velocity: Double) in ScrollState(phase: .decelerating, velocity: velocity, predictedRestingOffset: 200) }
-        // 150 rows/s: fast (the rows flown past wait); the default policy loads the landing from the lift.
+        // 150 rows/s: fast (the rows flown past wait); the default policy loads the landing rows
+        // as they become likely enough to be on screen at rest, the list nearing them.
         feed.loader.update(visibleItems: [], scroll: fling(150))
         // The finger lifts at the top; the list flies, five rows a frame, to row 150 at least and
-        // on until the server has seen every landing row; past row 185 (the landing window's edge
-        // less a screen) it flies on the spot, so a slow machine only makes the fling longer.
+        // on until the server has seen every landing row; at row 190 (ten rows short of the
+        // landing, where every row of its window is likely enough to be on screen at rest, and
+        // none on screen near enough to load) it flies on the spot, so a slow machine only makes
+        // the fling longer.
         var top = 0
         let deadline = Date().addingTimeInterval(60)
         while top < 150 || !feed.requestedRows.isSuperset(of: 200...207) {
             guard Date() < deadline else { break }
             feed.show(top...(top + 7), fling(150))
-            if top < 185 { top += 5 }
+            if top < 190 { top += 5 }
             try await Task.sleep(nanoseconds: 16_000_000)
         }
         let flingEnded = Date()
@@ -86,9 +89,9 @@ struct LiveLandingTests {
             (200...207).allSatisfy { if case .success = feed.binding($0)?.state { true } else { false } } && feed.loader.prefetcher.count == 0
         }
         try await fixture.finish()
-        // Nothing in between: only the landing rows, the two ahead of them, and none twice.
-        #expect(feed.requestedRows == Set(200...209))
-        for row in 200...209 { #expect(fixture.server.requestCount(for: LiveFeed.path(row)) == 1) }
+        // Nothing in between and nothing beyond where the list rests: only the landing rows, none twice.
+        #expect(feed.requestedRows == Set(200...207))
+        for row in 200...207 { #expect(fixture.server.requestCount(for: LiveFeed.path(row)) == 1) }
     }
 
     @Test func aCaughtFlingCancelsThePredictedRowsAndLoadsWhereTheListStops() async throws {
@@ -96,6 +99,7 @@ struct LiveLandingTests {
         var policy = VisibleItemsLoader<Int>.Policy()
         policy.prefetchDistance = 0
         policy.keepDistance = 8
+        policy.landingThreshold = 0 // the whole window at the lift
         // Slow responses: the predicted rows are still downloading when the finger catches the list.
         let feed = LiveFeed(fixture: fixture, rows: 300, policy: policy, latency: .milliseconds(100), bytesPerSecond: 400)
         let fling = ScrollState(phase: .decelerating, velocity: 150, predictedRestingOffset: 200)
@@ -107,7 +111,7 @@ struct LiveLandingTests {
         #expect(feed.loader.landingItems.isEmpty)
         feed.show(40...43, .idle)
         for row in 40...43 { #expect(feed.binding(row)?.priority == .high) }
-        try await waitOnActor { (40...43).allSatisfy { feed.binding($0)?.state == .success(.network) } }
+        try await waitOnActor { (40...43).allSatisfy { feed.binding($0)?.state == .success(.none) } }
         try await fixture.finish()
         // Every predicted row was dropped before its body was sent (400 bytes a second).
         for row in 200...203 {

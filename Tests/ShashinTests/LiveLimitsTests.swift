@@ -76,9 +76,11 @@ struct LiveLimitsTests {
             // The AsyncHTTPClient loader refuses the scheme before resolving the location.
             switch (loader, error) {
             case (_, .unsupportedScheme("file")): break
-            case (.urlSession, .httpStatus), (.urlSession, .networkFailure): break
+            case (.urlSession, .httpStatus): break
             default: Issue.record("unexpected \(error)")
             }
+        } catch let error as URLError where loader == .urlSession {
+            _ = error // URLSession on Linux: a failure of the redirect itself
         }
         await server.stop()
     }

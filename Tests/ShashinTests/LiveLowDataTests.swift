@@ -6,7 +6,7 @@ import ImageServer
 import Shashin
 import Testing
 
-/// Low data over real HTTP (`ImageRequest.lowDataSource`, `NetworkConstraint`): the switch picks
+/// Low data over real HTTP (`ImageRequest.lowDataImage`, `NetworkConstraint`): the switch picks
 /// the low-data source and the primary is never requested (unless the disk cache already has it);
 /// off, the primary loads; the switch flips between requests; the low-data image is never
 /// stored under the primary's keys.
@@ -26,7 +26,7 @@ struct LiveLowDataTests {
         fixture.server.setRoute("/small.jpg", .image(ImageSpec(format: .jpeg, width: 80, height: 60, seed: 2), headers: headers))
         let primary = fixture.server.url("/full.jpg"), small = fixture.server.url("/small.jpg")
         var request = ImageRequest(url: primary)
-        request.lowDataSource = .url(small)
+        request.lowDataImage = .url(small)
         return (fixture, request, constraint)
     }
 
@@ -36,7 +36,7 @@ struct LiveLowDataTests {
         let (fixture, request, _) = try await start(loader, constrained: true)
         let response = try await fixture.pipeline.response(for: request)
         #expect(response.isLowData)
-        #expect(response.imageSource.url == fixture.server.url("/small.jpg"))
+        #expect(response.source.url == fixture.server.url("/small.jpg"))
         #expect(response.urlResponse?.url == fixture.server.url("/small.jpg"))
         #expect(response.image.testBitmap.width == 80)
         #expect(fixture.server.requestCount(for: "/small.jpg") == 1)
@@ -50,7 +50,7 @@ struct LiveLowDataTests {
         let (fixture, request, _) = try await start(loader, constrained: false)
         let response = try await fixture.pipeline.response(for: request)
         #expect(!response.isLowData)
-        #expect(response.imageSource.url == fixture.server.url("/full.jpg"))
+        #expect(response.source.url == fixture.server.url("/full.jpg"))
         #expect(response.image.testBitmap.width == 200)
         #expect(fixture.server.requestCount(for: "/full.jpg") == 1)
         #expect(fixture.server.requestCount(for: "/small.jpg") == 0)
@@ -63,11 +63,11 @@ struct LiveLowDataTests {
         #expect(try await fixture.pipeline.response(for: request).image.testBitmap.width == 80)
         constraint.isConstrained = false
         let full = try await fixture.pipeline.response(for: request)
-        #expect(!full.isLowData && full.source == .network && full.image.testBitmap.width == 200)
+        #expect(!full.isLowData && full.cacheType == .none && full.image.testBitmap.width == 200)
         constraint.isConstrained = true
         // The full image is in memory now: showing it costs nothing.
         let again = try await fixture.pipeline.response(for: request)
-        #expect(!again.isLowData && again.source == .memory && again.image.testBitmap.width == 200)
+        #expect(!again.isLowData && again.cacheType == .memory && again.image.testBitmap.width == 200)
         #expect(fixture.server.requestCount(for: "/full.jpg") == 1)
         #expect(fixture.server.requestCount(for: "/small.jpg") == 1)
         try await fixture.finish()
@@ -77,7 +77,7 @@ struct LiveLowDataTests {
     func ownThumbnail(loader: LoaderFactory) async throws {
         let (fixture, _, _) = try await start(loader, constrained: true)
         var request = ImageRequest(url: fixture.server.url("/full.jpg"), thumbnail: .init(maxPixelSize: 100))
-        request.lowDataSource = .url(fixture.server.url("/small.jpg"), thumbnail: .init(maxPixelSize: 40))
+        request.lowDataImage = .url(fixture.server.url("/small.jpg"), thumbnail: .init(maxPixelSize: 40))
         let response = try await fixture.pipeline.response(for: request)
         #expect(response.isLowData && response.image.testBitmap.width == 40)
         try await fixture.finish()
@@ -87,26 +87,24 @@ struct LiveLowDataTests {
     func diskKeepsKeysApart(loader: LoaderFactory) async throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder)
+        let disk = try DiskCache(configuration: .init(directory: folder))
         let (fixture, request, constraint) = try await start(loader, constrained: true, disk: disk)
         #expect(try await fixture.pipeline.response(for: request).isLowData)
         // A full-quality load from the disk cache alone misses: the low-data bytes are not the primary's.
         constraint.isConstrained = false
         var cacheOnly = request
-        cacheOnly.cachePolicy = .returnCacheDataDontLoad
-        cacheOnly.options = .disableMemoryCacheReads
+        cacheOnly.options = [.disableMemoryCacheReads, .returnCacheDataDontLoad]
         await #expect(throws: ImagePipelineError.cacheMiss) { try await fixture.pipeline.response(for: cacheOnly) }
         // The low-data bytes are on disk, under their own URL.
-        var smallOnly = ImageRequest(url: fixture.server.url("/small.jpg"), cachePolicy: .returnCacheDataDontLoad,
-                                     options: .disableMemoryCacheReads)
-        smallOnly.lowDataSource = nil
-        #expect(try await fixture.pipeline.response(for: smallOnly).source == .disk)
+        var smallOnly = ImageRequest(url: fixture.server.url("/small.jpg"), options: [.disableMemoryCacheReads, .returnCacheDataDontLoad])
+        smallOnly.lowDataImage = nil
+        #expect(try await fixture.pipeline.response(for: smallOnly).cacheType == .disk)
         // Constrained again, with memory skipped, the low-data image comes from the disk.
         constraint.isConstrained = true
         var diskOnly = request
         diskOnly.options = .disableMemoryCacheReads
         let stored = try await fixture.pipeline.response(for: diskOnly)
-        #expect(stored.isLowData && stored.source == .disk && stored.image.testBitmap.width == 80)
+        #expect(stored.isLowData && stored.cacheType == .disk && stored.image.testBitmap.width == 80)
         #expect(fixture.server.requestCount(for: "/full.jpg") == 0)
         #expect(fixture.server.requestCount(for: "/small.jpg") == 1)
         try await fixture.finish()
@@ -116,14 +114,14 @@ struct LiveLowDataTests {
     func storedPrimaryWins(loader: LoaderFactory) async throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder)
+        let disk = try DiskCache(configuration: .init(directory: folder))
         let (fixture, request, constraint) = try await start(loader, constrained: false, disk: disk)
-        #expect(try await fixture.pipeline.response(for: request).source == .network)
+        #expect(try await fixture.pipeline.response(for: request).cacheType == .none)
         constraint.isConstrained = true
         var skipsMemory = request
         skipsMemory.options = .disableMemoryCacheReads
         let stored = try await fixture.pipeline.response(for: skipsMemory)
-        #expect(!stored.isLowData && stored.source == .disk && stored.image.testBitmap.width == 200)
+        #expect(!stored.isLowData && stored.cacheType == .disk && stored.image.testBitmap.width == 200)
         #expect(fixture.server.requestCount(for: "/full.jpg") == 1)
         #expect(fixture.server.requestCount(for: "/small.jpg") == 0)
         try await fixture.finish()

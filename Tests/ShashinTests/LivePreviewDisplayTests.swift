@@ -8,10 +8,10 @@ import Testing
 /// `preview WxH` (``ImageDisplaying/displayPreview(_:contentMode:)``) or `display WxH <transition>`.
 final class PreviewRecordingTarget: ImageDisplaying {
     private(set) var shown: [String] = []
-    func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
-        shown.append("display \(image.pixelWidth)x\(image.pixelHeight) \(transition == .none ? "none" : "fade")")
+    func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ViewContentMode?) {
+        shown.append("display \(image.pixelWidth)x\(image.pixelHeight) \(transition.isImmediate ? "none" : "fade")")
     }
-    func displayPreview(_ image: PlatformImage, contentMode: ImageContentMode?) {
+    func displayPreview(_ image: PlatformImage, contentMode: ViewContentMode?) {
         shown.append("preview \(image.pixelWidth)x\(image.pixelHeight)")
     }
     func displayPlaceholder(_ placeholder: PlatformImage?) { shown.append("placeholder") }
@@ -25,14 +25,14 @@ struct LivePreviewDisplayTests {
         let fixture = try await LiveProgressiveTests.start(.asyncHTTPClient)
         let (url, gate) = LiveProgressiveTests.serveGated(fixture, "/told-apart.jpg", try ProgressiveFiles.jpeg())
         let target = PreviewRecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline, options: .init(transition: .fade(duration: 0.2)))
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline, transition: .fade(duration: 0.2)))
         binding.setRequest(ImageRequest(url: url, thumbnail: .init(maxPixelSize: 400)))
         for stop in 0..<gate.stops.count {
             try await waitOnActor { gate.reachedStops > stop }
             try await waitOnActor { target.shown.count == stop + 2 } // the placeholder, then one call a scan
             gate.release()
         }
-        try await waitOnActor { binding.state == .success(.network) }
+        try await waitOnActor { binding.state == .success(.none) }
         let previews = Array(repeating: "preview 400x300", count: gate.stops.count)
         #expect(target.shown == ["placeholder"] + previews + ["display 400x300 fade"])
         try await fixture.finish()
@@ -42,13 +42,13 @@ struct LivePreviewDisplayTests {
         let fixture = try await LiveProgressiveTests.start(.asyncHTTPClient)
         let (url, gate) = LiveProgressiveTests.serveGated(fixture, "/default.jpg", try ProgressiveFiles.jpeg())
         let target = ShowRecordingTarget() // implements display, not displayPreview
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline, options: .init(transition: .fade(duration: 0.2)))
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline, transition: .fade(duration: 0.2)))
         binding.setRequest(ImageRequest(url: url, thumbnail: .init(maxPixelSize: 400)))
         try await waitOnActor { gate.reachedStops > 0 }
         try await waitOnActor { target.shown.count == 2 }
         #expect(target.shown == ["placeholder", "none 400x300"])
         gate.releaseAll()
-        try await waitOnActor { binding.state == .success(.network) }
+        try await waitOnActor { binding.state == .success(.none) }
         #expect(target.shown.last == "fade 400x300")
         try await fixture.finish()
     }

@@ -45,7 +45,7 @@ struct LiveProcessorCacheTests {
             Issue.record("expected a memory hit")
             return
         }
-        #expect(response.source == .memory)
+        #expect(response.cacheType == .memory)
         #expect(response.image.testBitmap == first.testBitmap)
         #expect(cache.totalCount == 3)
         #expect(fixture.server.requestCount(for: "/avatar.jpg") == 1)

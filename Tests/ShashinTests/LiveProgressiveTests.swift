@@ -382,9 +382,9 @@ struct LiveProgressiveTests {
 /// `image WxH <transition>`.
 final class ShowRecordingTarget: ImageDisplaying {
     private(set) var shown: [String] = []
-    func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
+    func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ViewContentMode?) {
         let size = "\(image.pixelWidth)x\(image.pixelHeight)"
-        shown.append(transition == .none ? "none \(size)" : "fade \(size)")
+        shown.append(transition.isImmediate ? "none \(size)" : "fade \(size)")
     }
     func displayPlaceholder(_ placeholder: PlatformImage?) { shown.append("placeholder") }
     func displayFailure(_ image: PlatformImage?, error: any Error) { shown.append("failure") }
@@ -397,14 +397,14 @@ struct LiveProgressiveBindingTests {
         let fixture = try await LiveProgressiveTests.start(.asyncHTTPClient)
         let (url, gate) = LiveProgressiveTests.serveGated(fixture, "/bound.jpg", try ProgressiveFiles.jpeg())
         let target = ShowRecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline, options: .init(transition: .fade(duration: 0.2)))
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline, transition: .fade(duration: 0.2)))
         binding.setRequest(ImageRequest(url: url, thumbnail: .init(maxPixelSize: 600)))
         for stop in 0..<gate.stops.count {
             try await waitOnActor { gate.reachedStops > stop }
             try await waitOnActor { target.shown.count == stop + 2 } // the placeholder, then one preview a scan
             gate.release()
         }
-        try await waitOnActor { binding.state == .success(.network) }
+        try await waitOnActor { binding.state == .success(.none) }
         let previews = Array(repeating: "none 600x450", count: gate.stops.count)
         #expect(target.shown == ["placeholder"] + previews + ["fade 600x450"])
         try await fixture.finish()
@@ -416,7 +416,7 @@ struct LiveProgressiveBindingTests {
         let (current, currentGate) = LiveProgressiveTests.serveGated(fixture, "/current.jpg",
                                                                      try ProgressiveFiles.jpeg(width: 400, height: 300))
         let target = ShowRecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline))
         binding.setRequest(ImageRequest(url: former, thumbnail: .init(maxPixelSize: 800)))
         try await waitOnActor { formerGate.reachedStops > 0 && target.shown.count == 2 }
         // Another row now: the former load keeps sending previews that no one must see.
@@ -426,7 +426,7 @@ struct LiveProgressiveBindingTests {
         let currentTask = PreviewCollector(fixture.task(currentRequest)) // shares the binding's load
         try await LiveProgressiveTests.releaseScanByScan(formerGate, formerTask)
         try await LiveProgressiveTests.releaseScanByScan(currentGate, currentTask)
-        try await waitOnActor { binding.state == .success(.network) }
+        try await waitOnActor { binding.state == .success(.none) }
         #expect(target.shown.first == "placeholder" && target.shown[1] == "none 800x600")
         #expect(Array(target.shown.dropFirst(2)).allSatisfy { !$0.contains("800x600") }, "\(target.shown)")
         #expect(target.shown[2] == "placeholder" && target.shown.last?.hasSuffix("400x300") == true)

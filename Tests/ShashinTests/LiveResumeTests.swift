@@ -55,7 +55,7 @@ struct LiveResumeTests {
         try await server.start()
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let storage = try DiskCache(directory: folder)
+        let storage = try DiskCache(configuration: .init(directory: folder))
         try await body(server, try await bigImage(), { pipeline(kind, on: storage) })
         await server.stop()
     }
@@ -316,7 +316,7 @@ struct LiveResumeTests {
             let (second, secondLoader) = pipeline()
             let response = try await second.response(for: ImageRequest(url: url, thumbnail: ThumbnailOptions(maxPixelSize: 64)))
             #expect(response.resumedFromByte == keptBytes)
-            #expect(response.source == .network)
+            #expect(response.cacheType == .none)
             #expect(server.responseCount(for: "/disk.png", status: 206) == 1)
 
             let (third, thirdLoader) = pipeline()

@@ -60,7 +60,7 @@ struct LiveRetryTests {
         }
         let task = fixture.task(ImageRequest(url: fixture.server.url(path)))
         let response = try await task.response
-        #expect(response.source == .network)
+        #expect(response.cacheType == .none)
         #expect(response.timings.attempts == 3)
         #expect(response.image.testBitmap.width == 1200)
         #expect(fixture.server.requestCount(for: path) == 3)

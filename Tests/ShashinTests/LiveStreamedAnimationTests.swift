@@ -37,7 +37,7 @@ struct LiveStreamedAnimationTests {
         #expect(expected.frames.count == 120)
         let buffer = source.makeBuffer()
         for index in [1, 2, 3, 60, 119, 0, 5] {
-            let frame = try buffer.frame(at: index)
+            let frame = try await buffer.frame(at: index)
             #expect(frame.width == 100 && frame.height == 75)
             #expect(frame.pixels == expected.frames[index].bitmap.pixels, "frame \(index)")
             #expect(buffer.bufferedIndices.count <= AnimationFrameBuffer.defaultCapacity)

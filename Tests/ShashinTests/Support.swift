@@ -54,7 +54,7 @@ struct LiveFixture {
     static func startOnDisk(_ kind: LoaderFactory = .asyncHTTPClient,
                             _ configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) async throws -> (LiveFixture, DiskCache) {
         let folder = temporaryFolder()
-        let disk = try DiskCache(directory: folder)
+        let disk = try DiskCache(configuration: .init(directory: folder))
         var fixture = try await start(kind) {
             $0.diskCache = disk
             $0.memoryCache = nil

@@ -67,7 +67,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("animation-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let gif = try AnimatedFiles.make(.gif, frames: Self.frames, delays: AnimatedImages.delays, loop: 2)
-        let disk = try DiskCache(directory: directory)
+        let disk = try DiskCache(configuration: .init(directory: directory))
         let request = ImageRequest(url: Self.url, processors: [.resize(width: 16), .roundedCorners(radius: 4)])
         let first = Self.pipeline([Self.url: gif]) { $0.diskCache = disk; $0.diskCachePolicy = .processed }
         _ = try await first.response(for: request)
@@ -76,7 +76,7 @@ import Testing
         // No network this time: the result can only come from the disk.
         let second = Self.pipeline([:]) { $0.diskCache = disk; $0.diskCachePolicy = .processed }
         let response = try await second.response(for: request)
-        #expect(response.source == .disk)
+        #expect(response.cacheType == .disk)
         let animation = try #require(response.animation)
         #expect(animation.format == .webp && animation.loopCount == 2)
         Self.expectProcessedFrames(animation, "from disk", tolerance: 48)

@@ -31,7 +31,7 @@ import Testing
         let pipeline = Self.pipeline([Self.gifURL: gif])
         let request = ImageRequest(url: Self.gifURL)
         let loaded = try await pipeline.response(for: request)
-        #expect(loaded.source == .network)
+        #expect(loaded.cacheType == .none)
         #expect(loaded.animation?.frameCount == 4)
         #expect(loaded.animation?.data == gif)
         guard case .cached(let cached) = pipeline.loadImage(request) else {

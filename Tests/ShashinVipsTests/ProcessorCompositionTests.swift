@@ -22,7 +22,7 @@ struct ProcessorCompositionTests {
 
     @Test func theIdentifierJoinsThePartsInOrder() {
         let composition = ImageProcessors.Composition([.resize(width: 300), .blur(radius: 4)])
-        #expect(composition.identifier == "composition(resize(w=300,h=auto,fit,noCrop,noUpscale) > gaussianBlur(r=4))")
+        #expect(composition.identifier == "composition(resize(w=300,h=auto,fit,noCrop,noUpscale)@1 > gaussianBlur(r=4))")
         #expect(ImageProcessors.Composition([.blur(radius: 4), .resize(width: 300)]).identifier != composition.identifier)
     }
 

@@ -115,10 +115,34 @@ struct ProcessorResizeTests {
         }
     }
 
-    @Test func aSizeInPointsTimesTheScaleIsTheSameResizeAsInPixels() {
+    @Test func aSizeInPointsTimesTheScaleIsTheSizeInPixels() {
         let points = ImageProcessors.Resize(size: CGSize(width: 150, height: 100), scale: 2, contentMode: .aspectFit)
-        #expect(points == ImageProcessors.Resize(width: 300, height: 200, contentMode: .aspectFit))
+        let pixels = ImageProcessors.Resize(width: 300, height: 200, unit: .pixels, contentMode: .aspectFit)
+        #expect(points.width == pixels.width && points.height == pixels.height && points.scale == 2 && pixels.scale == nil)
         #expect(ImageProcessors.Resize(size: CGSize(width: 64, height: CGFloat.infinity)) == ImageProcessors.Resize(width: 64))
+    }
+
+    /// Points at scales 1, 2 and 3, fitted and filled, on a real image: the result has the
+    /// points times the scale in pixels (on Linux, where there is no screen, the scale given).
+    @Test(arguments: [1.0, 2.0, 3.0], ImageContentMode.allCases)
+    func pointsAtEachScaleGiveThePointsTimesTheScale(scale: Double, mode: ImageContentMode) throws {
+        let wide = TestImages.gradient(width: 400, height: 200)
+        let resized = try ImageProcessors.Resize(size: CGSize(width: 50, height: 50), scale: scale, contentMode: mode).process(wide)
+        let side = Int(50 * scale)
+        if mode == .aspectFit {
+            #expect((resized.width, resized.height) == (side, side / 2))
+        } else {
+            #expect((resized.width, resized.height) == (side * 2, side))
+        }
+        let cropped = try ImageProcessors.Resize(size: CGSize(width: 50, height: 50), scale: scale, contentMode: mode, crop: true).process(wide)
+        #expect((cropped.width, cropped.height) == (mode == .aspectFill ? (side, side) : (side, side / 2)))
+    }
+
+    /// Rounded corners in points are the image's own points: on Linux (scale 1) pixels, and a
+    /// radius in pixels reads the same.
+    @Test func roundedCornersInPointsArePixelsAtScaleOne() throws {
+        let image = TestImages.gradient(width: 40, height: 40)
+        #expect(try ImageProcessors.RoundedCorners(radius: 8).process(image) == ImageProcessors.RoundedCorners(radius: 8, unit: .pixels).process(image))
     }
 }
 #endif

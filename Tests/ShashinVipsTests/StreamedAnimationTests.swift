@@ -28,6 +28,13 @@ enum StreamedFixtures {
         let result = try DecodedFrameCounter.$current.withValue(counter) { try body() }
         return (result, counter.frames)
     }
+
+    /// The frames the decoder counted while `body` ran, frame buffers' decode queues included.
+    static func countingFrames<T>(_ body: () async throws -> T) async rethrows -> (T, Int) {
+        let counter = DecodedFrameCounter()
+        let result = try await DecodedFrameCounter.$current.withValue(counter) { try await body() }
+        return (result, counter.frames)
+    }
 }
 
 extension APNGComposition {
@@ -50,7 +57,7 @@ extension APNGComposition {
 /// asked in, at full size and at a thumbnail size.
 @Suite struct StreamedAnimationFrames {
     @Test(arguments: [nil, ThumbnailOptions(maxPixelSize: 13)])
-    func streamedFramesMatchTheWholeDecode(thumbnail: ThumbnailOptions?) throws {
+    func streamedFramesMatchTheWholeDecode(thumbnail: ThumbnailOptions?) async throws {
         for (name, data) in try StreamedFixtures.all() {
             let whole = try #require(try StreamedFixtures.decode(data, .allFrames, thumbnail: thumbnail).animation, "\(name)")
             let streamed = try StreamedFixtures.decode(data, .frameSource, thumbnail: thumbnail)
@@ -67,14 +74,14 @@ extension APNGComposition {
             let order = Array(0..<count) + Array(0..<count) + [count - 1, 1, count - 2, 0]
             let buffer = source.makeBuffer(capacity: 2)
             for index in order {
-                let frame = try buffer.frame(at: index)
+                let frame = try await buffer.frame(at: index)
                 #expect(frame.width == whole.frames[index].bitmap.width && frame.height == whole.frames[index].bitmap.height)
                 #expect(frame.pixels == whole.frames[index].bitmap.pixels, "\(name): frame \(index)")
             }
         }
     }
 
-    @Test func aStreamedDecodeDecodesOnlyTheFirstFrameAndPlayingDecodesEachFrameOnce() throws {
+    @Test func aStreamedDecodeDecodesOnlyTheFirstFrameAndPlayingDecodesEachFrameOnce() async throws {
         for (name, data) in try StreamedFixtures.all() {
             let (image, decodedUpFront) = try StreamedFixtures.countingFrames { try StreamedFixtures.decode(data, .frameSource) }
             #expect(decodedUpFront == 1, "\(name): \(decodedUpFront) frames decoded up front")
@@ -82,8 +89,8 @@ extension APNGComposition {
             // A buffer of one frame, so no frame past the last is decoded ahead: a new reader
             // composes frame 0 under frame 1, then each frame once.
             let buffer = source.makeBuffer(capacity: 1)
-            let (_, played) = try StreamedFixtures.countingFrames {
-                for index in 1..<source.frameCount { _ = try buffer.frame(at: index) }
+            let (_, played) = try await StreamedFixtures.countingFrames {
+                for index in 1..<source.frameCount { _ = try await buffer.frame(at: index) }
             }
             #expect(played == source.frameCount, "\(name): playing frames 1…\(source.frameCount - 1) decoded \(played)")
             #expect(buffer.bufferedIndices == [source.frameCount - 1])
@@ -92,12 +99,12 @@ extension APNGComposition {
 
     /// Playing a long animation twice decodes about 2n frames, not n²/2: each reader goes on
     /// from the frame it decoded last, and opens the file again only for a new loop.
-    @Test func playingALongGIFTwiceDecodesEachFrameOncePerLoop() throws {
+    @Test func playingALongGIFTwiceDecodesEachFrameOncePerLoop() async throws {
         let gif = AnimatedGIFWriter.movingSquare(width: 64, height: 48, frames: 300)
         let source = try #require(try StreamedFixtures.decode(gif, .frameSource).animation?.frameSource)
         let buffer = source.makeBuffer()
-        let (_, decoded) = try StreamedFixtures.countingFrames {
-            for _ in 0..<2 { for index in 0..<300 { _ = try buffer.frame(at: index) } }
+        let (_, decoded) = try await StreamedFixtures.countingFrames {
+            for _ in 0..<2 { for index in 0..<300 { _ = try await buffer.frame(at: index) } }
         }
         #expect(decoded <= 2 * 300 + AnimationFrameBuffer.defaultCapacity, "\(decoded) frames decoded for 600 played")
         #expect(buffer.decodedFrameCount <= 600 + AnimationFrameBuffer.defaultCapacity)
@@ -105,7 +112,7 @@ extension APNGComposition {
 
     /// 6,000 one-pixel frames: more than libvips lays out in one load. The decode never fails
     /// for it: it streams what libvips gives, or falls back to the first frame.
-    @Test func aGIFOfThousandsOfTinyFramesStreamsOrKeepsItsFirstFrame() throws {
+    @Test func aGIFOfThousandsOfTinyFramesStreamsOrKeepsItsFirstFrame() async throws {
         let writer = AnimatedGIFWriter(width: 16, height: 16)
         let frames = [AnimatedGIFWriter.Frame(x: 0, y: 0, width: 16, height: 16, indices: [UInt8](repeating: 0, count: 256))]
             + (1..<6_000).map { AnimatedGIFWriter.Frame(x: $0 % 16, y: $0 / 16 % 16, width: 1, height: 1, indices: [UInt8(1 + $0 % 3)], centiseconds: 2) }
@@ -115,13 +122,13 @@ extension APNGComposition {
         print("6,000 one-pixel GIF frames, streamed: \(animation.frameSource.map { "\($0.frameCount) frames play" } ?? "first frame only")")
         if let source = animation.frameSource {
             #expect(source.frameCount > 1)
-            _ = try source.makeBuffer().frame(at: source.frameCount - 1)
+            _ = try await source.makeBuffer().frame(at: source.frameCount - 1)
         } else {
             #expect(animation.shortfall == .damaged(decodedFrames: 1) && animation.playableFrames == nil)
         }
     }
 
-    @Test func aGIFCutShortStreamsItsCompleteFramesAndFailsPastThem() throws {
+    @Test func aGIFCutShortStreamsItsCompleteFramesAndFailsPastThem() async throws {
         let gif = try AnimatedFiles.make(.gif, frames: AnimatedImages.quadrantFrames(count: 6, width: 32, height: 24), delays: nil, loop: 0)
         let cut = gif.prefix(gif.count * 2 / 3)
         let whole = try #require(try StreamedFixtures.decode(cut, .allFrames).animation)
@@ -129,7 +136,7 @@ extension APNGComposition {
         let source = try #require(try StreamedFixtures.decode(cut, .frameSource).animation?.frameSource)
         #expect(source.frameCount == kept)
         for index in 0..<kept {
-            #expect(try source.makeBuffer().frame(at: index).pixels == whole.frames[index].bitmap.pixels, "frame \(index)")
+            #expect(try await source.makeBuffer().frame(at: index).pixels == whole.frames[index].bitmap.pixels, "frame \(index)")
         }
     }
 }
@@ -187,7 +194,7 @@ extension APNGComposition {
         #expect(expected.frames.count == 8)
         let buffer = source.makeBuffer()
         for index in 0..<8 {
-            #expect(try buffer.frame(at: index).pixels == expected.frames[index].bitmap.pixels, "frame \(index), processed")
+            #expect(try await buffer.frame(at: index).pixels == expected.frames[index].bitmap.pixels, "frame \(index), processed")
         }
     }
 
@@ -197,7 +204,8 @@ extension APNGComposition {
         var streamed = ImageRequest(url: Self.url)
         streamed.animationDelivery = .frameSource
         #expect(try await pipeline.response(for: streamed).animation?.isStreamed == true)
-        let still = ImageRequest(url: Self.url, options: [.decodeFirstFrameOnly])
+        var still = ImageRequest(url: Self.url)
+        still.animationDelivery = .firstFrameOnly
         #expect(still.cacheKey != streamed.cacheKey && still.cacheKey != ImageRequest(url: Self.url).cacheKey)
         #expect(pipeline.cachedImage(for: still) == nil, "a streamed animation does not answer a first-frame request")
         let response = try await pipeline.response(for: still)
@@ -211,7 +219,7 @@ extension APNGComposition {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let gif = try AnimatedFiles.make(.gif, frames: AnimatedImages.quadrantFrames(count: 4, width: 32, height: 24), delays: nil, loop: 0)
-        let disk = try DiskCache(directory: directory)
+        let disk = try DiskCache(configuration: .init(directory: directory))
         var request = ImageRequest(url: Self.url, thumbnail: ThumbnailOptions(maxPixelSize: 16))
         request.animationDelivery = .frameSource
         let first = Self.pipeline(gif) { $0.diskCache = disk; $0.diskCachePolicy = .all }
@@ -221,10 +229,10 @@ extension APNGComposition {
 
         let offline = Self.pipeline(Data()) { $0.diskCache = disk; $0.diskCachePolicy = .all }
         let again = try await offline.response(for: request)
-        #expect(again.source == .disk)
+        #expect(again.cacheType == .disk)
         let source = try #require(again.animation?.frameSource)
         #expect(source.frameCount == 4 && again.image.width == 16)
-        #expect(try source.makeBuffer().frame(at: 3).width == 16)
+        #expect(try await source.makeBuffer().frame(at: 3).width == 16)
     }
 
     func waitForBackgroundWork(_ pipeline: ImagePipeline) async throws {

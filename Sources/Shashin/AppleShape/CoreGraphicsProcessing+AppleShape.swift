@@ -21,7 +21,7 @@ enum CoreGraphicsProcessing {
     private static let unavailable = Failure("The apple-shape compile check has no Core Graphics")
 
     static func resize(_ image: PlatformImage, source: PixelRect, width: Int, height: Int,
-                       maxPixelCount: Int) throws(Failure) -> PlatformImage {
+                       maxPixelCount: Int, scale: Double? = nil) throws(Failure) -> PlatformImage {
         throw unavailable
     }
 

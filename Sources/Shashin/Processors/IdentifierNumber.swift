@@ -14,3 +14,8 @@ struct IdentifierNumber: CustomStringConvertible {
         return String(describing: value)
     }
 }
+
+extension ImageUnit {
+    /// `pt` or `px`: the unit in a processor's identifier.
+    var suffix: String { self == .points ? "pt" : "px" }
+}

@@ -10,12 +10,12 @@ extension ImageProcessors {
     /// .roundedCorners(radius: 16, border: .init(width: 2, color: .white))
     /// ```
     public struct Border: Sendable, Hashable, CustomStringConvertible {
-        /// The width in pixels. 0 draws nothing.
+        /// The width, in the unit of the processor that draws it (points by default). 0 draws nothing.
         public var width: Double
         /// The colour. Default white.
         public var color: Color
 
-        /// Creates a border `width` pixels wide in `color`.
+        /// Creates a border `width` wide (in the drawing processor's unit) in `color`.
         public init(width: Double, color: Color = .white) {
             self.width = width
             self.color = color
@@ -24,9 +24,9 @@ extension ImageProcessors {
         /// `border=2,#FFFFFFFF`: the part of an identifier that names this border.
         public var description: String { "border=\(IdentifierNumber(width)),\(color)" }
 
-        /// This border as the pixel code takes it.
-        var pixelWork: PixelWork.Border {
-            PixelWork.Border(width: width, red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
+        /// This border as the pixel code takes it, its width multiplied by `factor` (pixels per unit).
+        func pixelWork(scaledBy factor: Double) -> PixelWork.Border {
+            PixelWork.Border(width: width * factor, red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
         }
     }
 

@@ -11,25 +11,29 @@ extension ImageProcessors {
     /// ImageRequest(url: avatarURL, processors: [.resize(width: 96, height: 96, crop: true), .circle])
     /// ```
     public struct Circle: ImageProcessing, Hashable {
-        /// The line along the edge; `nil` (default) for none.
+        /// The line along the edge, its width in ``unit``s; `nil` (default) for none.
         public let border: Border?
+        /// What the border's width is measured in: points (default, times the image's scale) or pixels.
+        public let unit: ImageUnit
 
         /// Creates a circle crop with an optional border.
-        public init(border: Border? = nil) {
+        public init(border: Border? = nil, unit: ImageUnit = .points) {
             self.border = border
+            self.unit = unit
         }
 
-        /// `circle` or `circle(border=2,#FFFFFFFF)` (a border of width 0 is left out).
+        /// `circle` or `circle(pt,border=2,#FFFFFFFF)` (a border of width 0 is left out).
         public var identifier: String {
             guard let border, border.width != 0 else { return "circle" }
-            return "circle(\(border))"
+            return "circle(\(unit.suffix),\(border))"
         }
 
         /// Returns the circle; an empty image is returned as it is, a negative or non-finite
         /// border width throws `processingFailed`.
         public func process(_ image: PlatformImage) throws(ImagePipelineError) -> PlatformImage {
             try ImageProcessors.run(identifier) { () throws(ProcessingError) in
-                try PixelWork.circle(image, border: border?.pixelWork)
+                let factor = unit == .points ? ImageProcessors.pointScale(of: image) : 1
+                return try PixelWork.circle(image, border: border?.pixelWork(scaledBy: factor))
             }
         }
     }
@@ -43,8 +47,9 @@ extension ImageProcessing where Self == ImageProcessors.Circle {
     /// ```
     public static var circle: Self { ImageProcessors.Circle() }
 
-    /// The largest centred circle with a border along its edge; see `ImageProcessors.Circle`.
-    public static func circle(border: ImageProcessors.Border) -> Self {
-        ImageProcessors.Circle(border: border)
+    /// The largest centred circle with a border along its edge (its width in points by
+    /// default); see `ImageProcessors.Circle`.
+    public static func circle(border: ImageProcessors.Border, unit: ImageUnit = .points) -> Self {
+        ImageProcessors.Circle(border: border, unit: unit)
     }
 }

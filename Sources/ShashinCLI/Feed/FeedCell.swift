@@ -32,44 +32,37 @@ final class FeedCell: ImageDisplaying {
 
     func prepare(for row: Int) { self.row = row }
 
-    nonisolated func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
-        // The pixels are what the demo checks (read here: the image itself need not be Sendable);
-        // an image without a bitmap shows as a failure.
-        let bitmap = Bitmap(platformImage: image)
-        MainActor.assumeIsolated {
-            guard let bitmap else { content = .failure; fingerprint = nil; return }
-            content = .image(bitmap)
-            let fingerprint = bitmap.fingerprint
-            self.fingerprint = fingerprint
-            onImage(self, fingerprint)
-        }
+    func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ViewContentMode?) {
+        // The pixels are what the demo checks; an image without a bitmap shows as a failure.
+        guard let bitmap = Bitmap(platformImage: image) else { content = .failure; fingerprint = nil; return }
+        content = .image(bitmap)
+        let fingerprint = bitmap.fingerprint
+        self.fingerprint = fingerprint
+        onImage(self, fingerprint)
     }
 
     /// A preview is shown as its own state: it is neither the row's image (the wait goes on)
     /// nor another row's.
-    nonisolated func displayPreview(_ image: PlatformImage, contentMode: ImageContentMode?) {
-        let bitmap = Bitmap(platformImage: image)
-        MainActor.assumeIsolated {
-            guard let bitmap else { content = .failure; fingerprint = nil; return }
-            content = .preview(bitmap)
-            fingerprint = nil
-            onPreview(self)
-        }
+    func displayPreview(_ image: PlatformImage, contentMode: ViewContentMode?) {
+        guard let bitmap = Bitmap(platformImage: image) else { content = .failure; fingerprint = nil; return }
+        content = .preview(bitmap)
+        fingerprint = nil
+        onPreview(self)
     }
 
-    nonisolated func displayPlaceholder(_ placeholder: PlatformImage?) {
-        MainActor.assumeIsolated {
-            content = .placeholder
-            fingerprint = nil
-            placeholdersShown += 1
-        }
+    func displayPlaceholder(_ placeholder: PlatformImage?) {
+        content = .placeholder
+        fingerprint = nil
+        placeholdersShown += 1
     }
 
-    nonisolated func displayFailure(_ image: PlatformImage?, error: any Error) {
-        MainActor.assumeIsolated { content = .failure; fingerprint = nil }
+    func displayFailure(_ image: PlatformImage?, error: any Error) {
+        content = .failure
+        fingerprint = nil
     }
 
-    nonisolated func clearImage() {
-        MainActor.assumeIsolated { content = .empty; fingerprint = nil }
+    func clearImage() {
+        content = .empty
+        fingerprint = nil
     }
 }

@@ -81,7 +81,7 @@ struct FeedReport {
                 + ": medians (flashes and wrong-row: totals over the rounds)")
         }
         lines.append("")
-        var header = ["", "time-to-image at rest p50 / p95 / max", "flashes", "wrong-row", "downloaded", "shown", "predicted, unseen", "requests", "peak", "sources"]
+        var header = ["", "time-to-image at rest p50 / p95 / max", "flashes", "wrong-row", "downloaded", "shown", "never shown", "predicted, unseen", "requests", "peak", "sources"]
         if s.progressive != nil { header.insert("previews at rest: rows, to preview / preview to image p50", at: 2) }
         var table = [header]
         var censoredNotes: [String] = []
@@ -101,6 +101,7 @@ struct FeedReport {
                 "\(m.wrongRowImages)",
                 Self.megabytes(m.bytesDownloaded),
                 Self.megabytes(m.bytesShown),
+                Self.megabytes(m.bytesNeverShown),
                 Self.megabytes(m.bytesOnPredictedRowsNeverShown),
                 "\(m.requests)",
                 "\(m.peakConcurrentDownloads)",
@@ -114,10 +115,11 @@ struct FeedReport {
         }
         if s.rounds > 1 {
             lines.append("")
-            lines.append("each round (p50 / p95 ms, downloaded, requests):")
+            lines.append("each round (p50 / p95 ms, downloaded, never shown, requests):")
             for (name, m) in strategies {
                 let rounds = (m.perRound ?? [m]).map { r in
-                    "\(Int(r.timeToImageAtRestMs.p50)) / \(Int(r.timeToImageAtRestMs.p95)), \(Self.megabytes(r.bytesDownloaded)), \(r.requests)"
+                    "\(Int(r.timeToImageAtRestMs.p50)) / \(Int(r.timeToImageAtRestMs.p95)), \(Self.megabytes(r.bytesDownloaded)), "
+                        + "\(Self.megabytes(r.bytesNeverShown)), \(r.requests)"
                 }
                 lines.append("  \(name): " + rounds.joined(separator: "; "))
             }
@@ -203,6 +205,8 @@ struct FeedReport {
             "  flashes          placeholders shown on cells whose image was already in memory (of such cells configured)",
             "  wrong-row        images shown on a row they do not belong to (a late result on a reused cell, or an old one left there)",
             "  downloaded       bytes the server sent; shown: bytes of the images that reached their own rows",
+            "  never shown      bytes the server sent for rows that never showed their own image (prefetched, predicted, or",
+            "                   started and cancelled); of them, predicted, unseen: the rows of a predicted landing window",
             "  requests         requests the server answered during the scroll",
             "  peak             most responses in flight at the server at once; a cancelled download counts until the server",
             "                   notices the closed connection, so it can exceed the \(maxConcurrentDownloads) downloads the pipeline allows",

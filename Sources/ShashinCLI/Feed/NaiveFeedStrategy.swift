@@ -38,7 +38,7 @@ final class NaiveFeedStrategy: FeedStrategy {
     func configure(_ cell: FeedCell, row: Int) {
         if let image = cache[row] {
             sources["memory", default: 0] += 1
-            cell.display(image.platformImage, transition: .none, contentMode: nil)
+            cell.display(image.platformImage, transition: .immediate, contentMode: nil)
             return
         }
         cell.displayPlaceholder(nil)

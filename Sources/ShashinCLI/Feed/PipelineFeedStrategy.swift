@@ -26,12 +26,12 @@ final class PipelineFeedStrategy: FeedStrategy {
 
     func binding(for cell: FeedCell) -> ImageBinding {
         if let binding = bindings[cell.id] { return binding }
-        let binding = ImageBinding(target: cell, pipeline: pipeline)
+        let binding = ImageBinding(target: cell, options: ImageLoadingOptions(pipeline: pipeline))
         binding.onCompletion = { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let response):
-                sources[response.source.rawValue, default: 0] += 1
+                sources[response.loadedFrom, default: 0] += 1
                 retries += max(0, response.timings.attempts - 1)
             case .failure(let error):
                 failures += 1 // a binding reports no cancellation here
@@ -42,12 +42,12 @@ final class PipelineFeedStrategy: FeedStrategy {
         return binding
     }
 
-    /// A short name for `error`'s kind: the case of an `ImagePipelineError` (with the code of a
-    /// network failure, the status of an HTTP one), or the error's type.
+    /// A short name for `error`'s kind: `URLError` and its code, the case of an
+    /// `ImagePipelineError` (with the status of an HTTP one), or the error's type.
     static func kind(of error: any Error) -> String {
+        if let error = error as? URLError { return "URLError \(error.code.rawValue)" }
         guard let error = error as? ImagePipelineError else { return String(describing: type(of: error)) }
         switch error {
-        case .networkFailure(let code, _): return "networkFailure \(code)"
         case .httpStatus(let status): return "httpStatus \(status)"
         default: return Mirror(reflecting: error).children.first?.label ?? String(describing: error)
         }

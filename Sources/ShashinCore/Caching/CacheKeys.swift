@@ -89,7 +89,7 @@ struct CacheKeys: Sendable {
             }
         }
         if request.cachePolicy != .useProtocolCachePolicy { key += "\npolicy: \(request.cachePolicy.rawValue)" }
-        let disk = request.options.intersection(ImageRequest.Options.diskFetchOptions)
+        let disk = request.options.intersection([.disableDiskCacheReads, .disableDiskCacheWrites])
         if !disk.isEmpty { key += "\ndisk: \(disk.rawValue)" }
         if let options = request.httpCacheOptions { key += "\nhttp-cache: \(options)" }
         if request.urlRequest.refusesConstrainedNetwork { key += "\nconstrained: refused" }
@@ -110,22 +110,5 @@ struct CacheKeys: Sendable {
             if request.refusesConstrainedNetwork { key += "\nconstrained: refused" }
             return key
         }
-    }
-
-    /// Whether `key` is the disk key of a processed result of the image named `name` (an
-    /// `ImageCacheKey.url`): `processed `, a credential in brackets when there is one, then `name`
-    /// alone or followed by a space (a thumbnail or the processors). Names hold no space.
-    static func isProcessedKey(_ key: String, of name: String) -> Bool {
-        guard var rest = key.utf8.starts(with: "processed ".utf8) ? Substring(key).dropFirst(10) : nil else { return false }
-        if rest.first == "[", let close = rest.firstIndex(of: "]") {
-            let afterCredential = rest[rest.index(after: close)...]
-            // A credential is hex; anything else in brackets is not one.
-            if rest[rest.index(after: rest.startIndex)..<close].allSatisfy(\.isHexDigit), afterCredential.first == " " {
-                rest = afterCredential.dropFirst()
-            }
-        }
-        guard rest.hasPrefix(name) else { return false }
-        let after = rest.dropFirst(name.count)
-        return after.isEmpty || after.first == " "
     }
 }

@@ -43,9 +43,25 @@ public protocol DataCaching: Sendable {
     func removeEntry(forKey key: String) throws
     /// Removes every entry.
     func removeAll() throws
+    /// Stores `data` for `key` as `store(_:metadata:forKey:)` does, filed under `group` (the
+    /// pipeline files each processed result under its image's name) so `removeEntries(inGroup:)`
+    /// finds it without listing the cache. The default ignores the group.
+    func store(_ data: Data, metadata: Data?, forKey key: String, group: String?) throws
+    /// Removes every entry stored under `group` (`removeCachedImage` removes an image's processed
+    /// results this way). The default removes nothing: a cache without groups keeps those entries
+    /// until its limits evict them.
+    func removeEntries(inGroup group: String) throws
 }
 
 extension DataCaching {
+    /// Stores without a group: `store(_:metadata:forKey:)`.
+    public func store(_ data: Data, metadata: Data?, forKey key: String, group: String?) throws {
+        try store(data, metadata: metadata, forKey: key)
+    }
+
+    /// Removes nothing: a cache without groups keeps grouped entries until evicted.
+    public func removeEntries(inGroup group: String) throws {}
+
     /// The compare-and-set of metadata, from `entry(forKey:)` and `updateMetadata(_:forKey:)`:
     /// reads the bytes and is not atomic; a conformer that can do better should.
     public func updateMetadata(_ metadata: Data?, forKey key: String, ifCurrent expected: Data?) throws -> Bool {

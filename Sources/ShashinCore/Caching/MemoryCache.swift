@@ -136,16 +136,6 @@ public final class MemoryCache: ImageCaching, MemoryTrimming, @unchecked Sendabl
         return trim
     }
 
-    /// Evicts least recently used images until at most `cost` bytes remain; reported on `trims`.
-    public func trim(toCost cost: Int) { trim(.cost(cost)) }
-
-    /// Evicts least recently used images until at most `fraction` (0...1) of the bytes held now
-    /// remain; reported on `trims`.
-    public func trim(toFraction fraction: Double) { trim(.fraction(fraction)) }
-
-    /// Evicts least recently used images until at most `count` remain; reported on `trims`.
-    public func trim(toCount count: Int) { trim(.count(count)) }
-
     /// Every trim from now on (requested, under pressure, on a memory warning, in the
     /// background), as it happens; each access is a new stream. Evictions that keep the cache
     /// within its limits as images are stored are not trims. A stream keeps the 16 newest trims

@@ -1,18 +1,18 @@
 extension ImageBinding {
     /// What a binding's load does while its view is off screen (``disappear(_:)``).
     public enum DisappearBehavior: Sendable, Hashable {
-        /// Stop the load; it starts again on ``ImageBinding/appear(isolation:)``. What lists want:
+        /// Stop the load; it starts again on ``ImageBinding/appear()``. What lists want:
         /// rows scrolled past cost no bandwidth.
         case cancel
         /// Go on at `priority` (when lower than the load's own), back to the load's own priority
-        /// on ``ImageBinding/appear(isolation:)``: the image is likely wanted again soon.
+        /// on ``ImageBinding/appear()``: the image is likely wanted again soon.
         case lowerPriority(to: ImageRequest.Priority)
         /// Go on as if nothing happened: the image will be wanted wherever the view goes.
         case keepLoading
     }
 
     /// The view left the screen: the load in progress follows `behavior` (nothing happens when
-    /// nothing loads). Undone by ``appear(isolation:)``.
+    /// nothing loads). Undone by ``appear()``.
     ///
     /// ```swift
     /// binding.disappear(.lowerPriority(to: .veryLow))
@@ -36,12 +36,12 @@ extension ImageBinding {
     /// The view is on screen again: a load ``disappear(_:)`` stopped starts again (a memory hit
     /// is shown at once), and one it lowered gets its priority back. Nothing else changes: a
     /// request deferred for another reason (`deferringNetwork`) stays deferred.
-    public func appear(isolation: isolated (any Actor) = #isolation) {
+    public func appear() {
         let restored = priorityBeforeDisappearing
         priorityBeforeDisappearing = nil
         if isStoppedWhileHidden {
             isStoppedWhileHidden = false
-            startDeferredLoad(priority: restored, isolation: isolation)
+            startDeferredLoad(priority: restored)
         } else if let restored, state == .loading {
             priority = restored
         }

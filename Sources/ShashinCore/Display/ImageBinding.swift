@@ -10,40 +10,44 @@
 /// final image replaces the last preview with no placeholder in between; a preview of a request
 /// the view no longer wants is never shown.
 ///
+/// How images are shown comes from ``options``, over ``ImageLoadingOptions/shared``: the pipeline,
+/// the placeholder, the transition and the rest, read at each ``setRequest(_:deferringNetwork:completion:)``.
+///
 /// ```swift
-/// let binding = ImageBinding(target: cell, pipeline: pipeline,
-///                            options: .init(placeholder: grey, transition: .fade(duration: 0.2)))
+/// let binding = ImageBinding(target: cell, options: .init(placeholder: grey, transition: .fade(duration: 0.2)))
 /// binding.setRequest(ImageRequest(url: url, thumbnail: .init(maxPixelSize: 300)))
 /// ```
 ///
-/// **Isolation.** A binding is not `Sendable`: it lives in the isolation domain of the code that
-/// drives it — the main actor in an app, any actor in a headless program — and every call to its
-/// target happens there, including the completion of a load, which resumes on the actor the
-/// request was set from (`#isolation`). The compiler keeps a binding from crossing to another
-/// actor. It does not need the main actor, so Linux tools and tests use it too.
+/// A binding lives on the main actor, as views do, in an app and in a headless program alike
+/// (Linux tools and tests drive bindings from the main actor too); its target, its callbacks and
+/// the completion of every load run there.
+@MainActor
 public final class ImageBinding {
     /// Where a binding is with its current request.
     public enum State: Sendable, Hashable {
         /// No request.
         case empty
-        /// The request waits for ``startDeferredLoad(priority:isolation:)``: it was set with
+        /// The request waits for ``startDeferredLoad(priority:)``: it was set with
         /// `deferringNetwork: true` and was not in memory, or its load was cancelled.
         case deferred
         /// Loading.
         case loading
-        /// The image is shown; it came from `source`.
-        case success(ImageResponse.Source)
+        /// The image is shown; `cacheType` says which cache answered, if any.
+        case success(ImageResponse.CacheType)
         /// The load failed; the failure image is shown.
         case failure
     }
 
-    /// The pipeline the binding loads through.
-    public let pipeline: ImagePipeline
+    /// The pipeline of the current request: the one its options named (``options``, then
+    /// ``ImageLoadingOptions/shared``), else `ImagePipeline.shared`, as they were when it was set.
+    public private(set) var pipeline: ImagePipeline
     /// The view; held weakly, because a view usually owns its binding. Something else must keep
     /// it alive: once it is gone, loads still run but nothing is shown.
     public private(set) weak var target: (any ImageDisplaying)?
-    /// How images are shown; changes apply from the next request.
-    public var options: Options
+    /// How images are shown, over ``ImageLoadingOptions/shared``; changes apply from the next request.
+    public var options: ImageLoadingOptions
+    /// ``options`` merged over the shared ones, as they were when the current request was set.
+    private var resolved: ImageLoadingOptions
     /// Called after every image or failure the binding shows, memory hits included (never for
     /// a cancelled or superseded load): to count sources, log timings, or resize a view.
     public var onCompletion: ((Result<ImageResponse, any Error>) -> Void)?
@@ -88,9 +92,9 @@ public final class ImageBinding {
     private var callbacks = ImageLoadCallbacks()
     /// Whether the current request's `onStart` was called.
     private var didReportStart = false
-    /// The priority of a load ``disappear(_:)`` lowered, for ``appear(isolation:)``.
+    /// The priority of a load ``disappear(_:)`` lowered, for ``appear()``.
     var priorityBeforeDisappearing: ImageRequest.Priority?
-    /// Whether ``disappear(_:)`` cancelled the current load, for ``appear(isolation:)``.
+    /// Whether ``disappear(_:)`` cancelled the current load, for ``appear()``.
     var isStoppedWhileHidden = false
     /// The response shown for the current request, for a completion handler that arrives with
     /// the same request after it was shown.
@@ -98,11 +102,12 @@ public final class ImageBinding {
 
     private enum Shown { case nothing, placeholder, preview, image, failure }
 
-    /// Creates a binding that shows images in `target`.
-    public init(target: any ImageDisplaying, pipeline: ImagePipeline, options: Options = Options()) {
+    /// Creates a binding that shows images in `target`, with `options` over the shared ones.
+    public init(target: any ImageDisplaying, options: ImageLoadingOptions = ImageLoadingOptions()) {
         self.target = target
-        self.pipeline = pipeline
         self.options = options
+        self.resolved = options.merging(over: .shared)
+        self.pipeline = resolved.resolvedPipeline
     }
 
     deinit {
@@ -114,36 +119,36 @@ public final class ImageBinding {
 
     /// Makes `request` the one the view wants. Cancels the previous load; shows a memory-cache
     /// hit now; otherwise shows the placeholder and loads — or, with `deferringNetwork`, waits
-    /// for ``startDeferredLoad(priority:isolation:)`` (what a fast fling wants). `nil` clears the view.
+    /// for ``startDeferredLoad(priority:)`` (what a fast fling wants). `nil` clears the view.
     ///
-    /// The request the binding already has (the same image: cache key, headers, cache options
-    /// and policy) while it loads or shows it changes only the priority: the load goes on, the
+    /// The request the binding already has (the same image: cache key, headers, cache options,
+    /// the same pipeline) while it loads or shows it changes only the priority: the load goes on, the
     /// view is left as it is (no placeholder, no second download). After a failure it loads again;
     /// while deferred, it shows the image if it has reached the memory cache since.
     ///
     /// `completion` is called once, on this actor, with the image or the error this request
     /// ends with — before `setRequest` returns for a memory hit, or for the same request already
     /// shown. It is never called once another request (or `nil`) replaces this one, nor for a
-    /// load stopped by ``cancel()`` until ``startDeferredLoad(priority:isolation:)`` resumes it;
+    /// load stopped by ``cancel()`` until ``startDeferredLoad(priority:)`` resumes it;
     /// setting the same request again with a new completion replaces the pending one.
-    /// ``setRequest(_:deferringNetwork:callbacks:isolation:)`` gives start, progress, success
+    /// ``setRequest(_:deferringNetwork:callbacks:)`` gives start, progress, success
     /// and failure too.
     public func setRequest(_ request: ImageRequest?, deferringNetwork: Bool = false,
-                           completion: ((Result<ImageResponse, any Error>) -> Void)? = nil,
-                           isolation: isolated (any Actor) = #isolation) {
-        setRequest(request, deferringNetwork: deferringNetwork, callbacks: ImageLoadCallbacks(onCompletion: completion),
-                   isolation: isolation)
+                           completion: ((Result<ImageResponse, any Error>) -> Void)? = nil) {
+        setRequest(request, deferringNetwork: deferringNetwork, callbacks: ImageLoadCallbacks(onCompletion: completion))
     }
 
-    /// ``setRequest(_:deferringNetwork:completion:isolation:)`` with the request's
+    /// ``setRequest(_:deferringNetwork:completion:)`` with the request's
     /// ``ImageLoadCallbacks``: each runs once for this request, never once another replaced it.
     /// Setting the request the binding already has with callbacks replaces the pending ones;
     /// when its image is already shown they run at once (start, success, completion).
-    public func setRequest(_ request: ImageRequest?, deferringNetwork: Bool = false, callbacks: ImageLoadCallbacks,
-                           isolation: isolated (any Actor) = #isolation) {
-        let isSame = request.flatMap { request in self.request.map { Self.isSameImage(request, $0) } } ?? false
+    public func setRequest(_ request: ImageRequest?, deferringNetwork: Bool = false, callbacks: ImageLoadCallbacks) {
+        let resolved = options.merging(over: .shared)
+        let pipeline = resolved.resolvedPipeline
+        let isSame = pipeline === self.pipeline
+            && (request.flatMap { request in self.request.map { Self.isSameImage(request, $0) } } ?? false)
         if var request, isSame {
-            if let priority = options.priority { request.priority = priority }
+            if let priority = resolved.priority { request.priority = priority }
             switch state {
             case .loading:
                 self.request = request
@@ -171,6 +176,8 @@ public final class ImageBinding {
         }
         cancelLoad()
         generation &+= 1
+        self.resolved = resolved
+        self.pipeline = pipeline
         // The same request loading again keeps pending callbacks unless new ones are given.
         if !isSame || !callbacks.isEmpty {
             self.callbacks = callbacks
@@ -187,31 +194,30 @@ public final class ImageBinding {
             target?.clearImage()
             return
         }
-        if let priority = options.priority { request.priority = priority }
+        if let priority = resolved.priority { request.priority = priority }
         self.request = request
         if deferringNetwork {
             if let image = pipeline.cachedImage(for: request) {
                 reportStart(request)
-                show(.success(ImageResponse(image: image, request: request, source: .memory)))
+                show(.success(ImageResponse(image: image, request: request, cacheType: .memory)))
             } else {
                 state = .deferred
                 showPlaceholder()
             }
             return
         }
-        start(request, isolation: isolation)
+        start(request)
     }
 
     /// Starts loading a deferred request (see ``State/deferred``), at `priority` when given.
     /// Returns whether a load started or a memory hit was shown; `false` when nothing was deferred.
     @discardableResult
-    public func startDeferredLoad(priority: ImageRequest.Priority? = nil,
-                                  isolation: isolated (any Actor) = #isolation) -> Bool {
+    public func startDeferredLoad(priority: ImageRequest.Priority? = nil) -> Bool {
         guard state == .deferred, var request else { return false }
         if let priority { request.priority = priority }
         self.request = request
         generation &+= 1
-        start(request, isolation: isolation)
+        start(request)
         return true
     }
 
@@ -237,7 +243,7 @@ public final class ImageBinding {
 
     // MARK: Private
 
-    private func start(_ request: ImageRequest, isolation: isolated (any Actor)) {
+    private func start(_ request: ImageRequest) {
         reportStart(request)
         switch pipeline.loadImage(request) {
         case .cached(let response):
@@ -249,19 +255,16 @@ public final class ImageBinding {
             let generation = self.generation
             if onProgress != nil || callbacks.onProgress != nil {
                 progressWaiter = Task { [weak self] in
-                    _ = isolation
                     for await progress in task.progress { self?.report(progress, generation: generation) }
                 }
             }
             waiter = Task { [weak self] in
-                _ = isolation // runs on the caller's actor, where the binding and its target live
                 let result: Result<ImageResponse, any Error>
                 do { result = .success(try await task.response) } catch { result = .failure(error) }
                 self?.complete(result, generation: generation)
             }
             if request.isProgressiveDecodingEnabled ?? pipeline.configuration.isProgressiveDecodingEnabled {
                 previewWaiter = Task { [weak self] in
-                    _ = isolation
                     for await preview in task.previews { self?.showPreview(preview, generation: generation) }
                 }
             }
@@ -273,7 +276,7 @@ public final class ImageBinding {
     private func showPreview(_ preview: ImageResponse, generation: Int) {
         guard generation == self.generation, state == .loading else { return }
         shown = .preview
-        target?.displayPreview(preview.image, contentMode: options.contentMode)
+        target?.displayPreview(preview.image, contentMode: resolved.contentMode)
     }
 
     /// Reports progress of the load in progress, unless the view wants another request now or
@@ -312,13 +315,13 @@ public final class ImageBinding {
         switch result {
         case .success(let response):
             shownResponse = response
-            state = .success(response.source)
+            state = .success(response.cacheType)
             shown = .image
-            target?.display(response.image, transition: options.transition(for: response.source), contentMode: options.contentMode)
+            target?.display(response.image, transition: resolved.transition(for: response.cacheType), contentMode: resolved.contentMode)
         case .failure(let error):
             state = .failure
             shown = .failure
-            target?.displayFailure(options.failureImage, error: error)
+            target?.displayFailure(resolved.failureImage, error: error)
         }
         onCompletion?(result)
         let callbacks = self.callbacks
@@ -327,9 +330,9 @@ public final class ImageBinding {
     }
 
     private func showPlaceholder() {
-        if shown == .placeholder || (options.keepsCurrentImageWhileLoading && shown == .image) { return }
+        if shown == .placeholder || ((resolved.keepsCurrentImageWhileLoading ?? false) && shown == .image) { return }
         shown = .placeholder
-        target?.displayPlaceholder(options.placeholder)
+        target?.displayPlaceholder(resolved.placeholder)
     }
 
     /// Whether two requests load the same image the same way, so one load serves both.

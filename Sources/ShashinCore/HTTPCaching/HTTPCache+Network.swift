@@ -25,7 +25,7 @@ extension HTTPCache {
         do {
             let (body, response) = try await loader.loadResponse(for: outgoing, maxBytes: exchange.maxBytes, progress: exchange.progress)
             guard let response = response as? HTTPURLResponse else {
-                throw ImagePipelineError.networkFailure(code: URLError.badServerResponse.rawValue, message: "Not an HTTP response")
+                throw URLError.failure(.badServerResponse, "Not an HTTP response")
             }
             (data, http) = (body, response)
         } catch {

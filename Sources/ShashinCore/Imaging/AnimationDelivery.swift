@@ -2,12 +2,12 @@
 /// a frame source that decodes while it plays, or the first frame alone.
 ///
 /// Set it for every request with `ImagePipeline.Configuration.animationDelivery`, or for one
-/// with `ImageRequest.animationDelivery` (`ImageRequest.Options.decodeFirstFrameOnly` is the
-/// first-frame-only shorthand). Requests that differ in it are cached apart.
+/// with `ImageRequest.animationDelivery`. Requests that differ in it are cached apart.
 ///
 /// ```swift
 /// var request = ImageRequest(url: url, thumbnail: .init(maxPixelSize: 200))
-/// request.animationDelivery = .frameSource   // a 300-frame GIF plays in a few MB
+/// request.animationDelivery = .frameSource      // a 300-frame GIF plays in a few MB
+/// request.animationDelivery = .firstFrameOnly   // a still image: one frame decoded
 /// ```
 public enum AnimationDelivery: Sendable, Hashable, CustomStringConvertible {
     /// Every frame when they fit `maxAnimationByteCount` (and all frames at the file's size fit

@@ -20,12 +20,14 @@ public protocol AnimationFrameDecoding: Sendable {
 }
 
 /// Decodes the frames of one playback. Not thread-safe: `AnimationFrameBuffer` calls it under
-/// its lock, one call at a time, from whichever thread fills the buffer.
+/// its lock, one call at a time, on its decode queue's threads (never Swift's cooperative pool),
+/// so a call may block its thread for as long as the decode takes.
 public protocol AnimationFrameReading: AnyObject {
     /// Frame `index` as a player shows it: the whole canvas, composed as the file's disposal and
     /// blending say, at the delivered size, RGBA8. Readers decode cheapest in increasing order:
     /// an index after the last one read composes the frames between without producing them; an
-    /// earlier one starts again from the first frame. Throws when the frame cannot be decoded
-    /// (the file is damaged there).
+    /// earlier one starts again from the first frame (or, for the readers of ShashinVips, from a
+    /// canvas saved on the way). Throws when the frame cannot be decoded (the file is damaged
+    /// there).
     func frame(at index: Int) throws -> Bitmap
 }

@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// if let source = response.animation?.frameSource {
 ///     let buffer = source.makeBuffer(capacity: 3)
-///     let second = try buffer.frame(at: 1)
+///     let second = try await buffer.frame(at: 1)
 /// }
 /// ```
 public final class AnimationFrameSource: Sendable, Hashable, CustomStringConvertible {
@@ -90,8 +90,9 @@ private struct DecodedFrames: AnimationFrameDecoding {
     }
 }
 
-/// A reader whose frames go through the processors' transforms.
-private final class TransformedReader: AnimationFrameReading {
+/// A reader whose frames go through the processors' transforms; it saves and starts from
+/// canvases when the reader it wraps does (the canvases are the decoder's, before any transform).
+private final class TransformedReader: AnimationFrameCheckpointing {
     let reader: any AnimationFrameReading
     let transforms: [@Sendable (Bitmap) throws -> Bitmap]
 
@@ -101,6 +102,15 @@ private final class TransformedReader: AnimationFrameReading {
     }
 
     func frame(at index: Int) throws -> Bitmap {
-        try transforms.reduce(try reader.frame(at: index)) { frame, transform in try transform(frame) }
+        try transformed(try reader.frame(at: index))
+    }
+
+    func frame(at index: Int, checkpoints: AnimationCheckpoints) throws -> Bitmap {
+        guard let seeking = reader as? any AnimationFrameCheckpointing else { return try frame(at: index) }
+        return try transformed(try seeking.frame(at: index, checkpoints: checkpoints))
+    }
+
+    private func transformed(_ frame: Bitmap) throws -> Bitmap {
+        try transforms.reduce(frame) { frame, transform in try transform(frame) }
     }
 }

@@ -6,23 +6,23 @@ import Foundation
 /// decoding is late it decodes the frame that will be due once that decode ends (it measures
 /// how long a frame takes to decode), not the one that was missed.
 ///
-/// A player calls `step()` each time it wakes: it shows `Step.frame` when there is one, runs
-/// `fill()` off the main thread when `Step.needsFill` says so (one frame's decode; then it steps
-/// again), and otherwise sleeps for `Step.wait`. The clock is injected, so the timing is tested
-/// without waiting.
+/// A player calls `step()` each time it wakes: it shows `Step.frame` when there is one, awaits
+/// `fill()` when `Step.needsFill` says so (one frame's decode, on the buffer's decode queue, off
+/// the main actor and the cooperative pool; then it steps again), and otherwise sleeps for
+/// `Step.wait`. The clock is injected, so the timing is tested without waiting.
 ///
 /// ```swift
 /// let playback = AnimationPlayback(buffer: source.makeBuffer(), now: { ProcessInfo.processInfo.systemUptime })
 /// let step = playback.step()
 /// if let frame = step.frame { show(frame.bitmap) }
-/// if step.needsFill { try playback.fill() }   // off the main thread
+/// if step.needsFill { try await playback.fill() }
 /// ```
 public final class AnimationPlayback: @unchecked Sendable { // `state` under `lock`
     /// What to do now.
     public struct Step: Sendable {
         /// The frame to show now, when it differs from the one shown and is decoded.
         public var frame: (index: Int, bitmap: Bitmap)?
-        /// Run `fill()` (off the main thread), then step again.
+        /// Await `fill()`, then step again.
         public var needsFill: Bool
         /// Otherwise step again after this many seconds; `nil` when the animation has ended (its
         /// last loop played) and nothing more will show.
@@ -110,11 +110,12 @@ public final class AnimationPlayback: @unchecked Sendable { // `state` under `lo
     }
 
     /// Decodes the frame the last `step()` asked for (nothing when it asked for none), timing
-    /// it by the clock. Blocks while decoding: call it off the main thread.
-    public func fill() throws {
+    /// it by the clock. The decode runs on the buffer's decode queue, never on the caller's
+    /// thread or the cooperative pool; a cancelled caller gets `CancellationError` at once.
+    public func fill() async throws {
         guard let planned = lock.locked({ state.plannedFill }) else { return }
         let before = now(), decodedBefore = buffer.decodedFrameCount
-        try buffer.fill(from: planned.from, count: planned.count)
+        try await buffer.fill(from: planned.from, count: planned.count)
         let decoded = buffer.decodedFrameCount - decodedBefore
         if decoded > 0 {
             let took = (now() - before) / Double(decoded)

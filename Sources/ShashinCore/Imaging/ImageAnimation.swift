@@ -137,8 +137,8 @@ public enum AnimationShortfall: Sendable, Hashable, CustomStringConvertible {
     case overByteBudget(byteCount: Int, limit: Int)
     /// The file is damaged or cut after `decodedFrames` complete frames, which were kept.
     case damaged(decodedFrames: Int)
-    /// The request asked for the first frame only (`AnimationDelivery.firstFrameOnly`,
-    /// `ImageRequest.Options.decodeFirstFrameOnly`): one frame was decoded.
+    /// The request asked for the first frame only (`AnimationDelivery.firstFrameOnly`): one
+    /// frame was decoded.
     case firstFrameRequested
 
     /// What happened, in words.

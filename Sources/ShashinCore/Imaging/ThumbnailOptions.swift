@@ -4,38 +4,23 @@ import Foundation
 /// occupies 48 MB: JPEG and WebP shrink on load, far cheaper than decoding then resizing.
 ///
 /// Two ways to say the size:
-/// - **The longest side in pixels** (`init(maxPixelSize:)`, or `init(maxPointSize:scale:)` for
-///   points × a screen scale). The image has scale 1: a `UIImage` of 300×300 pixels is
-///   300×300 points.
 /// - **A box with a content mode** (`init(size:unit:scale:contentMode:)`), as a view is
-///   measured: `.aspectFit` makes the image fit inside the box, `.aspectFill` makes it cover
-///   the box (its other side overflows, for the view to crop). A box in points is multiplied by
-///   `scale`, and the decoded image carries that scale on Apple platforms, so a 100 pt view on a
-///   3× screen gets a 300 px image that shows at 100 pt. On Linux (a `Bitmap` has no scale) the
-///   same options give the same pixels.
+///   measured, in points by default: `.aspectFit` makes the image fit inside the box,
+///   `.aspectFill` makes it cover the box (its other side overflows, for the view to crop). Points
+///   are multiplied by the scale: the one given, else the main display's on Apple platforms, and
+///   the decoded image carries that scale, so a 100 pt view on a 3× screen gets a 300 px image
+///   that shows at 100 pt. On Linux there is no screen: the scale is 1 unless given (a `Bitmap`
+///   has no scale; the same options give the same pixels).
+/// - **The longest side in pixels** (`init(maxPixelSize:)`), for a size that is not a view's.
+///   The image has scale 1.
 ///
 /// ```swift
+/// ImageRequest(url: url, thumbnail: .init(size: CGSize(width: 100, height: 80)))   // 100 × 80 pt, filled
+/// ImageRequest(url: url, thumbnail: .init(size: CGSize(width: 100, height: 80), scale: 3,
+///                                         contentMode: .aspectFit))               // inside 300 × 240 px, scale 3
 /// ImageRequest(url: url, thumbnail: .init(maxPixelSize: 300))
-/// ImageRequest(url: url, thumbnail: .init(size: CGSize(width: 100, height: 80), unit: .points, scale: 3,
-///                                         contentMode: .aspectFill))  // covers 300 × 240 px, scale 3
 /// ```
 public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
-    /// How a thumbnail meets its box.
-    public enum ContentMode: Sendable, Hashable {
-        /// The whole image inside the box: both sides at most the box's.
-        case aspectFit
-        /// The box covered: both sides at least the box's, the longer one overflowing.
-        case aspectFill
-    }
-
-    /// What a box's size is measured in.
-    public enum Unit: Sendable, Hashable {
-        /// Points: multiplied by the scale to give pixels.
-        case points
-        /// Pixels, as they are.
-        case pixels
-    }
-
     /// A thumbnail's box in pixels and how the image meets it.
     public struct Box: Sendable, Hashable {
         /// The box's width in pixels, at least 1.
@@ -43,7 +28,7 @@ public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
         /// The box's height in pixels, at least 1.
         public var height: Int
         /// Fit inside or cover.
-        public var contentMode: ContentMode
+        public var contentMode: ImageContentMode
     }
 
     /// The longest side of the decoded image, in pixels; the aspect ratio is kept. For a box,
@@ -57,7 +42,7 @@ public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
     /// The box the image fits or fills, in pixels; `nil` for a longest side.
     public private(set) var box: Box?
     /// Pixels per point of the decoded image: `UIImage.scale` (and an `NSImage`'s size in
-    /// points) on Apple platforms; nothing on Linux. 1 except for a box made with a scale.
+    /// points) on Apple platforms; nothing on Linux. A box in points has its scale; otherwise 1.
     public private(set) var scale: Double = 1
 
     private var longestSide: Int
@@ -68,26 +53,20 @@ public struct ThumbnailOptions: Sendable, Hashable, CustomStringConvertible {
         self.allowsUpscaling = allowsUpscaling
     }
 
-    /// Creates thumbnail options for a longest side of `maxPointSize` points on a screen of
-    /// `scale` pixels per point: `maxPointSize × scale` pixels, rounded up (at least 1; NaN gives
-    /// 1, and the product is capped at 10^15 like `targetSize`'s sides). The image has scale 1.
-    public init(maxPointSize: Double, scale: Double, allowsUpscaling: Bool = false) {
-        self.init(maxPixelSize: Self.pixels(maxPointSize * scale), allowsUpscaling: allowsUpscaling)
-    }
-
-    /// Creates thumbnail options for a box: `size` in `unit`s, on a screen of `scale` pixels per
-    /// point, which the image fits inside (`.aspectFit`) or covers (`.aspectFill`, default).
-    /// In points each side is `side × scale` pixels, rounded up; in pixels, as given; at least 1,
-    /// NaN gives 1, capped at 10^15. The decoded image carries `scale` (a scale that is not a
-    /// positive finite number counts as 1).
+    /// Creates thumbnail options for a box: `size` in `unit`s (default points), which the image
+    /// fits inside (`.aspectFit`) or covers (`.aspectFill`, default). In points each side is
+    /// `side × scale` pixels, rounded up, where `scale` is the one given (a positive finite
+    /// number), else the main display's (1 on Linux); in pixels, as given; at least 1, NaN gives
+    /// 1, capped at 10^15. The decoded image carries the scale in points, 1 in pixels.
     ///
     /// ```swift
-    /// ThumbnailOptions(size: CGSize(width: 100, height: 100), unit: .points, scale: 3, contentMode: .aspectFit)
+    /// ThumbnailOptions(size: CGSize(width: 100, height: 100), contentMode: .aspectFit)   // the screen's scale
+    /// ThumbnailOptions(size: CGSize(width: 100, height: 100), scale: 2)                  // 200 × 200 px, scale 2
     /// ```
-    public init(size: CGSize, unit: Unit = .points, scale: Double = 1, contentMode: ContentMode = .aspectFill,
+    public init(size: CGSize, unit: ImageUnit = .points, scale: Double? = nil, contentMode: ImageContentMode = .aspectFill,
                 allowsUpscaling: Bool = false) {
-        let scale = scale.isFinite && scale > 0 ? scale : 1
-        let factor = unit == .points ? scale : 1
+        let scale = unit == .points ? DisplayScale.resolve(scale) : 1
+        let factor = scale
         let box = Box(width: Self.pixels(Double(size.width) * factor), height: Self.pixels(Double(size.height) * factor),
                       contentMode: contentMode)
         self.longestSide = max(box.width, box.height)

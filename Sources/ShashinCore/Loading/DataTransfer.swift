@@ -142,7 +142,7 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
     }
 
     /// Ends the transfer because it ran past the total limit.
-    func expire() { fail(ImagePipelineError.timedOut(seconds: totalTimeout, idle: false)) }
+    func expire() { fail(URLError.timedOut(seconds: totalTimeout, idle: false)) }
 
     func complete(response: URLResponse?, error: (any Error)?) {
         if let urlError = error as? URLError, let failure = explained(urlError) {
@@ -163,7 +163,7 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
         }
         let (data, expected, storedResponse) = state.withLock { ($0.data, $0.expected, $0.response) }
         guard let response = storedResponse ?? response else {
-            fail(ImagePipelineError.networkFailure(code: URLError.badServerResponse.rawValue, message: "No response"))
+            fail(URLError.failure(.badServerResponse, "The server sent no response"))
             return
         }
         // With a Content-Encoding the announced length is of the encoded body, not of `data`.
@@ -177,38 +177,39 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
 
     /// What a URL error from libcurl or Foundation means, in words a user can act on, where its
     /// own words mislead; `nil` leaves it to the general rule.
-    private func explained(_ error: URLError) -> ImagePipelineError? {
+    private func explained(_ error: URLError) -> (any Error)? {
         let message = error.localizedDescription
         switch error.code {
         case .timedOut:
             // URLSession's own total limit (Apple platforms) says timed out too; tell them apart by the clock.
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - startedAt.uptimeNanoseconds) / 1e9
-            return elapsed >= totalTimeout ? .timedOut(seconds: totalTimeout, idle: false) : .timedOut(seconds: idleTimeout, idle: true)
+            return elapsed >= totalTimeout ? URLError.timedOut(seconds: totalTimeout, idle: false, url: error.failingURL, underlying: error)
+                : URLError.timedOut(seconds: idleTimeout, idle: true, url: error.failingURL, underlying: error)
         case .unsupportedURL:
             // The request was http or https (others never reach a session), so this is libcurl's
             // "unsupported protocol" for a reply that is not HTTP/1.x.
-            return .invalidResponse(reason: "the reply does not begin with an HTTP/1.x status line (garbage, or an HTTP/0.9 reply)")
+            return ImagePipelineError.invalidResponse(reason: "the reply does not begin with an HTTP/1.x status line (garbage, or an HTTP/0.9 reply)")
         default:
             break
         }
         if message.localizedCaseInsensitiveContains("Failed writing header") {
-            return .invalidResponse(reason: "a header line Foundation on Linux cannot parse, such as 'Name:value' with no space after the colon")
+            return ImagePipelineError.invalidResponse(reason: "a header line Foundation on Linux cannot parse, such as 'Name:value' with no space after the colon")
         }
         if message.localizedCaseInsensitiveContains("Out of memory"), state.withLock({ $0.response == nil }) {
-            return .invalidResponse(reason: "the header is larger than libcurl accepts (a field line over 100 KB), or memory ran out")
+            return ImagePipelineError.invalidResponse(reason: "the header is larger than libcurl accepts (a field line over 100 KB), or memory ran out")
         }
         if message.localizedCaseInsensitiveContains("Too large response headers") {
-            return .invalidResponse(reason: "the header section is larger than libcurl accepts (300 KB in all): \(message)")
+            return ImagePipelineError.invalidResponse(reason: "the header section is larger than libcurl accepts (300 KB in all): \(message)")
         }
         if message.localizedCaseInsensitiveContains("Empty reply from server") {
             // libcurl's "got nothing": the connection closed before a byte of the response. Foundation
             // on Linux calls it a bad server response; Apple's URLSession and the AsyncHTTPClient
             // loader call it a lost connection, which a `RetryPolicy` retries, and so it is here.
-            return .networkFailure(code: URLError.networkConnectionLost.rawValue,
-                                   message: "The server closed the connection before sending a response")
+            return URLError.failure(.networkConnectionLost, "The server closed the connection before sending a response",
+                                    url: error.failingURL, underlying: error)
         }
         if message.localizedCaseInsensitiveContains("unencoding") || message.localizedCaseInsensitiveContains("content encoding") {
-            return .invalidResponse(reason: "the compressed body (Content-Encoding) is damaged or in an unknown encoding: \(message)")
+            return ImagePipelineError.invalidResponse(reason: "the compressed body (Content-Encoding) is damaged or in an unknown encoding: \(message)")
         }
         return nil
     }
@@ -255,9 +256,10 @@ final class DataTransfer: @unchecked Sendable { // `state` behind its lock; `max
 
     /// Our own cancellations (the caller's, the size limit, a refused status) end the transfer
     /// before URLSession reports them, so a `.cancelled` arriving here was nobody's request: a
-    /// failure like any other URL error.
+    /// failure like any other URL error, which passes through as the platform gave it (a refusal
+    /// for Low Data Mode becomes `networkConstrained`).
     static func pipelineError(from error: any Error) -> any Error {
-        guard let urlError = error as? URLError else { return error }
-        return ImagePipelineError(urlError)
+        if let urlError = error as? URLError, urlError.isConstrainedNetworkRefusal { return ImagePipelineError.networkConstrained }
+        return error
     }
 }

@@ -44,16 +44,16 @@ public struct DestinationPolicy: Sendable, Hashable {
         self.allowedEndpoints = allowedEndpoints
     }
 
-    /// Throws `destinationRefused` when `url`'s host resolves to an internal address, and
-    /// `networkFailure` when it does not resolve at all. Blocks while resolving: call it off the
-    /// Swift concurrency pool.
-    public func check(_ url: URL) throws(ImagePipelineError) {
+    /// Throws `ImagePipelineError.destinationRefused` when `url`'s host resolves to an internal
+    /// address, and `URLError(.cannotFindHost)` when it does not resolve at all. Blocks while
+    /// resolving: call it off the Swift concurrency pool.
+    public func check(_ url: URL) throws {
         guard refusesInternalAddresses, let host = url.host, !host.isEmpty else { return }
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         if allowedEndpoints.contains(host.lowercased()) { return }
         if let port = url.port, allowedEndpoints.contains("\(host.lowercased()):\(port)") { return }
         for address in try Self.resolve(bareHost) where Self.isInternal(address) {
-            throw .destinationRefused(host: bareHost, address: Self.text(of: address))
+            throw ImagePipelineError.destinationRefused(host: bareHost, address: Self.text(of: address))
         }
     }
 
@@ -61,7 +61,7 @@ public struct DestinationPolicy: Sendable, Hashable {
     typealias Address = [UInt8]
 
     /// Every address `host` resolves to.
-    static func resolve(_ host: String) throws(ImagePipelineError) -> [Address] {
+    static func resolve(_ host: String) throws(URLError) -> [Address] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Darwin)
@@ -73,7 +73,7 @@ public struct DestinationPolicy: Sendable, Hashable {
         let status = getaddrinfo(host, nil, &hints, &list)
         guard status == 0, let first = list else {
             let message = status == 0 ? "no address" : String(cString: gai_strerror(status))
-            throw .networkFailure(code: URLError.cannotFindHost.rawValue, message: "Cannot resolve \(host): \(message)")
+            throw .failure(.cannotFindHost, "Cannot resolve \(host): \(message)")
         }
         defer { freeaddrinfo(first) }
         var addresses: [Address] = []
@@ -93,7 +93,7 @@ public struct DestinationPolicy: Sendable, Hashable {
             next = entry.pointee.ai_next
         }
         guard !addresses.isEmpty else {
-            throw .networkFailure(code: URLError.cannotFindHost.rawValue, message: "Cannot resolve \(host): no address")
+            throw .failure(.cannotFindHost, "Cannot resolve \(host): no address")
         }
         return addresses
     }

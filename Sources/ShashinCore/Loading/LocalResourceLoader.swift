@@ -31,7 +31,7 @@ public struct LocalResourceLoader: DataLoading {
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
             if let size, size > maxBytes { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }
             do { return try Data(contentsOf: url, options: .mappedIfSafe) } catch {
-                throw ImagePipelineError.networkFailure(code: URLError.fileDoesNotExist.rawValue, message: error.localizedDescription)
+                throw LocalFile.urlError(for: error, path: url.path)
             }
         }
         guard data.count <= maxBytes else { throw ImagePipelineError.dataTooLarge(limit: maxBytes) }

@@ -18,7 +18,7 @@ public enum MemoryTrimLevel: Sendable, Hashable {
 
 /// Why a memory trim happened.
 public enum MemoryTrimReason: String, Sendable, Hashable, CaseIterable {
-    /// The app or server asked for it (`trimMemory`, `trim(toCost:)`, ...).
+    /// The app or server asked for it (`ImagePipeline.trimMemory`, `MemoryCache.trim`).
     case requested
     /// The system reported memory pressure: PSI on Linux, `DispatchSource` on macOS.
     case pressure

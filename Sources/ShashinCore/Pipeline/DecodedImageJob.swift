@@ -45,13 +45,13 @@ final class DecodedImageJob: ImageJob {
                                            maxPixelCount: graph.configuration.maxPixelCount,
                                            memoryBudget: graph.configuration.decodeMemoryBudget,
                                            maxAnimationByteCount: graph.configuration.maxAnimationByteCount,
-                                           animationDelivery: request.requestedAnimationDelivery ?? graph.configuration.animationDelivery)
+                                           animationDelivery: request.animationDelivery ?? graph.configuration.animationDelivery)
         let contentEncoding = context.format == nil ? Self.contentEncoding(of: fetched.urlResponse) : nil
         // The previews' session makes the final image when it can (its work is then not done
         // twice); when it cannot, the decoder decodes the data as usual and decides any error.
         let session = previewSession
         previewSession = nil
-        let input = Carried(timings: fetched.timings, source: fetched.source, urlResponse: fetched.urlResponse,
+        let input = Carried(timings: fetched.timings, cacheType: fetched.cacheType, urlResponse: fetched.urlResponse,
                             originalFormat: context.format, storageErrors: fetched.storageErrors,
                             resumedFromByte: fetched.resumedFromByte, imageSource: fetched.imageSource)
         produce(on: graph.decodeQueue, from: input) {

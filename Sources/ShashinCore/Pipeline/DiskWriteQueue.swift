@@ -19,4 +19,12 @@ final class DiskWriteQueue: Sendable {
             work()
         }
     }
+
+    /// Runs `work` after every job enqueued before it, and returns its result to the caller,
+    /// who waits without holding a thread: removals that must follow the writes already queued.
+    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            enqueue { continuation.resume(with: Result { try work() }) }
+        }
+    }
 }

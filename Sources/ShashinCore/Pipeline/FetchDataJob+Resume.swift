@@ -93,7 +93,7 @@ extension FetchDataJob {
             let errors = await cache?.storeComplete(body, response: http, for: request,
                                                     requestTime: requestTime, responseTime: responseTime,
                                                     control: sourceControl) ?? []
-            return try checked(FetchedData(data: body, urlResponse: http, source: .network, timings: ImageTimings(),
+            return try checked(FetchedData(data: body, urlResponse: http, cacheType: .none, timings: ImageTimings(),
                                            storageErrors: errors))
         case 206:
             let headers = HTTPHeaderFields(response: http)
@@ -106,7 +106,7 @@ extension FetchDataJob {
             let errors = await cache?.storeComplete(whole, response: assembled, for: request,
                                                     requestTime: requestTime, responseTime: responseTime,
                                                     control: sourceControl) ?? []
-            return try checked(FetchedData(data: whole, urlResponse: assembled, source: .network, timings: ImageTimings(),
+            return try checked(FetchedData(data: whole, urlResponse: assembled, cacheType: .none, timings: ImageTimings(),
                                            storageErrors: errors, resumedFromByte: prefix.data.count))
         default:
             return nil

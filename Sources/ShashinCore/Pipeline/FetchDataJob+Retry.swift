@@ -41,15 +41,57 @@ extension FetchDataJob {
         let now = policy.clock.now()
         let retryAfter = RetryPolicy.retryAfter(in: refused, now: now)
         let elapsed = now.timeIntervalSince(retry.firstAttemptAt ?? now)
-        guard let delay = policy.delay(after: error, attempts: retry.attempts, elapsed: elapsed, retryAfter: retryAfter)
-        else { return false }
-        send(retry: ImageTask.Retry(attempt: retry.attempts + 1, reason: error, delay: delay, isServerDelay: retryAfter != nil))
+        let delay = policy.delay(after: error, attempts: retry.attempts, elapsed: elapsed, retryAfter: retryAfter)
+        if let shouldRetry = policy.shouldRetry {
+            let failure = RetryPolicy.Failure(error: error, attempt: retry.attempts, request: urlRequest, response: refused,
+                                              defaultDelay: delay)
+            retry.backoff = Self.decide(failure, with: shouldRetry) { [weak self] decision in
+                guard let self, !isDisposed else { return }
+                retry.backoff = nil
+                switch decision {
+                case .useDefault:
+                    guard let delay else { return finish(.failure(error)) }
+                    scheduleRetry(after: delay, of: error, urlRequest: urlRequest, isServerDelay: retryAfter != nil, policy: policy)
+                case .retry(let after):
+                    scheduleRetry(after: max(0, after), of: error, urlRequest: nil, isServerDelay: false, policy: policy)
+                case .fail:
+                    finish(.failure(error))
+                }
+            }
+            return true
+        }
+        guard let delay else { return false }
+        scheduleRetry(after: delay, of: error, urlRequest: urlRequest, isServerDelay: retryAfter != nil, policy: policy)
+        return true
+    }
+
+    /// Tells the subscribers, waits `delay`, then sends the next attempt: `urlRequest` again, or,
+    /// without one (a retry the app's `shouldRetry` asked for), the source's request through the
+    /// request modifier once more, so a header it sets (a refreshed token) is the new one.
+    private func scheduleRetry(after delay: TimeInterval, of error: any Error, urlRequest: URLRequest?, isServerDelay: Bool,
+                               policy: RetryPolicy) {
+        send(retry: ImageTask.Retry(attempt: retry.attempts + 1, reason: error, delay: delay, isServerDelay: isServerDelay))
         retry.backoff = Self.wait(delay, on: policy.clock) { [weak self] in
             guard let self, !isDisposed else { return }
             retry.backoff = nil
-            plan(urlRequest, enqueuedAt: monotonicNow())
+            if let urlRequest {
+                plan(urlRequest, enqueuedAt: monotonicNow())
+            } else if case .url(let sourceRequest) = request.sources[sourceIndex].kind {
+                start(sourceRequest)
+            }
         }
-        return true
+    }
+
+    /// Asks the app's `shouldRetry` on the Swift pool (its code may suspend: refresh a token),
+    /// then runs `next` with its decision on the actor, unless the task was cancelled first.
+    private nonisolated static func decide(_ failure: RetryPolicy.Failure,
+                                           with shouldRetry: @escaping @Sendable (RetryPolicy.Failure) async -> RetryPolicy.Decision,
+                                           then next: @escaping @GraphActor @Sendable (RetryPolicy.Decision) -> Void) -> Task<Void, Never> {
+        Task {
+            let decision = await shouldRetry(failure)
+            guard !Task.isCancelled else { return }
+            GraphActor.async { next(decision) }
+        }
     }
 
     /// Waits `delay` on `clock` in a task on the Swift pool (not the graph's actor: the clock is

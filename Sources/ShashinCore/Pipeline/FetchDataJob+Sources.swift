@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A request's sources (`ImageRequest.primarySource`, then `alternativeSources`): the job loads
+/// A request's sources (`ImageRequest.source`, then `alternativeSources`): the job loads
 /// one at a time, and when one fails with anything but cancellation, it starts the next, with a
 /// retry budget of its own. The bytes of a data source come from its closure, or from the disk
 /// cache under its identifier, on the network queue (which orders them by priority).
@@ -72,7 +72,8 @@ extension FetchDataJob {
         let startedAt = monotonicNow()
         var timings = ImageTimings()
         timings.queued = startedAt - enqueuedAt
-        let storage = graph.httpCache?.storage
+        // A local file is on disk already: the disk cache neither answers for it nor copies it.
+        let storage = source.isStoredOnDisk ? graph.httpCache?.storage : nil
         let key = Self.diskKey(forDataID: source.id)
         let policy = request.cachePolicy
         let result: Result<FetchedData, any Error>
@@ -81,7 +82,7 @@ extension FetchDataJob {
                 && !request.options.contains(.disableDiskCacheReads)
             if readsDisk, let storage, let stored = await offThePool({ try? storage.entry(forKey: key) }) {
                 timings.disk = monotonicNow() - startedAt
-                result = .success(try checked(FetchedData(data: stored.data, urlResponse: nil, source: .disk, timings: timings)))
+                result = .success(try checked(FetchedData(data: stored.data, urlResponse: nil, cacheType: .disk, timings: timings)))
             } else if policy == .returnCacheDataDontLoad {
                 throw ImagePipelineError.cacheMiss
             } else {
@@ -94,7 +95,7 @@ extension FetchDataJob {
                    !request.options.contains(.disableDiskCacheWrites) {
                     do { try await offThePool { try storage.store(data, metadata: nil, forKey: key) } } catch { errors.append(error) }
                 }
-                result = .success(try checked(FetchedData(data: data, urlResponse: nil, source: .dataSource, timings: timings,
+                result = .success(try checked(FetchedData(data: data, urlResponse: nil, cacheType: .none, timings: timings,
                                                           storageErrors: errors)))
             }
         } catch {

@@ -10,7 +10,7 @@ import FoundationNetworking
 final class FetchedData: Sendable {
     let data: Data
     let urlResponse: URLResponse?
-    let source: ImageResponse.Source
+    let cacheType: ImageResponse.CacheType
     let timings: ImageTimings
     /// What the disk cache reported on the way (the bytes are good; they may not be stored).
     let storageErrors: [any Error]
@@ -19,15 +19,15 @@ final class FetchedData: Sendable {
     /// For a preview: where the last complete scan's data ends in `data` (which holds the two
     /// bytes of the marker after it too).
     let scanEnd: Int?
-    /// Which of the request's sources gave the bytes (`ImageResponse.imageSource`); `nil` for its primary.
+    /// Which of the request's sources gave the bytes (`ImageResponse.source`); `nil` for its primary.
     let imageSource: ImageSource?
 
-    init(data: Data, urlResponse: URLResponse?, source: ImageResponse.Source, timings: ImageTimings,
+    init(data: Data, urlResponse: URLResponse?, cacheType: ImageResponse.CacheType, timings: ImageTimings,
          storageErrors: [any Error] = [], resumedFromByte: Int? = nil, scanEnd: Int? = nil, imageSource: ImageSource? = nil) {
         self.imageSource = imageSource
         self.data = data
         self.urlResponse = urlResponse
-        self.source = source
+        self.cacheType = cacheType
         self.timings = timings
         self.storageErrors = storageErrors
         self.resumedFromByte = resumedFromByte
@@ -205,7 +205,7 @@ final class FetchDataJob: Job<FetchedData> {
         // them as the download is queued (one that joins later shares what this download gives).
         let feed = wantsPreviews ? PreviewFeed { [weak self] prefix, scanEnd in
             guard let self else { return }
-            let preview = FetchedData(data: prefix, urlResponse: nil, source: .network, timings: ImageTimings(), scanEnd: scanEnd)
+            let preview = FetchedData(data: prefix, urlResponse: nil, cacheType: .none, timings: ImageTimings(), scanEnd: scanEnd)
             GraphActor.async { self.send(preview: preview) }
         } : nil
         let inPlace = startsInPlace
@@ -344,7 +344,7 @@ final class FetchDataJob: Job<FetchedData> {
             RetryPolicy.loaderDidRefuse(http)
             throw ImagePipelineError.httpStatus(http.statusCode) // for loaders that do not check
         }
-        return try checked(FetchedData(data: data, urlResponse: response, source: .network, timings: ImageTimings()))
+        return try checked(FetchedData(data: data, urlResponse: response, cacheType: .none, timings: ImageTimings()))
     }
 
     /// An HTTP cache's answer as the pipeline's bytes: a status outside 2xx is an error, even stored.
@@ -353,12 +353,12 @@ final class FetchDataJob: Job<FetchedData> {
             RetryPolicy.loaderDidRefuse(answer.response)
             throw ImagePipelineError.httpStatus(answer.statusCode)
         }
-        let source: ImageResponse.Source = switch answer.source {
+        let cacheType: ImageResponse.CacheType = switch answer.source {
         case .cache: .disk
         case .revalidated: .revalidated
-        case .network: .network
+        case .network: .none
         }
-        return try checked(FetchedData(data: answer.data, urlResponse: answer.response, source: source,
+        return try checked(FetchedData(data: answer.data, urlResponse: answer.response, cacheType: cacheType,
                                        timings: timings, storageErrors: answer.storageErrors))
     }
 
@@ -382,30 +382,21 @@ final class FetchDataJob: Job<FetchedData> {
         return request
     }
 
-    /// Errors a user can switch on: URL errors become `networkFailure`, the rest pass through.
+    /// The error the caller sees: see `ImagePipelineError.fromLoader`.
     nonisolated static func pipelineError(from error: any Error) -> any Error {
-        switch error {
-        case is ImagePipelineError, is CancellationError:
-            return error
-        case let error as URLError:
-            if error.code == .cancelled, Task.isCancelled { return CancellationError() }
-            return ImagePipelineError(error)
-        default:
-            let nsError = error as NSError
-            return ImagePipelineError.networkFailure(code: nsError.code, message: nsError.localizedDescription)
-        }
+        ImagePipelineError.fromLoader(error)
     }
 }
 
 extension FetchedData {
     func with(timings: ImageTimings) -> FetchedData {
-        FetchedData(data: data, urlResponse: urlResponse, source: source, timings: timings, storageErrors: storageErrors,
+        FetchedData(data: data, urlResponse: urlResponse, cacheType: cacheType, timings: timings, storageErrors: storageErrors,
                     resumedFromByte: resumedFromByte, imageSource: imageSource)
     }
 
     /// These bytes, as given by `imageSource`.
     func from(_ imageSource: ImageSource) -> FetchedData {
-        FetchedData(data: data, urlResponse: urlResponse, source: source, timings: timings, storageErrors: storageErrors,
+        FetchedData(data: data, urlResponse: urlResponse, cacheType: cacheType, timings: timings, storageErrors: storageErrors,
                     resumedFromByte: resumedFromByte, scanEnd: scanEnd, imageSource: imageSource)
     }
 }

@@ -64,7 +64,7 @@ class ImageJob: Job<ImageResult> {
 
     override final func start() {
         if request.readsMemoryCache, let image = graph.configuration.memoryCache?.image(forKey: cacheKey) {
-            finish(.success(ImageResult(image: image, urlResponse: nil, source: .memory, timings: ImageTimings())))
+            finish(.success(ImageResult(image: image, urlResponse: nil, cacheType: .memory, timings: ImageTimings())))
             return
         }
         let reloads = request.cachePolicy == .reloadIgnoringCacheData || request.cachePolicy == .reloadRevalidatingCacheData
@@ -120,7 +120,7 @@ class ImageJob: Job<ImageResult> {
                     guard !isDisposed else { return }
                     workItem = nil
                     if let image {
-                        finish(.success(ImageResult(image: image.value, urlResponse: nil, source: .disk, timings: timings)))
+                        finish(.success(ImageResult(image: image.value, urlResponse: nil, cacheType: .disk, timings: timings)))
                     } else {
                         diskErrors = errors
                         subscribeUpstream()
@@ -161,7 +161,7 @@ class ImageJob: Job<ImageResult> {
                     cache?.store(image, forKey: cacheKey)
                     processedStore?.storeInBackground(image, originalFormat: input.originalFormat, urlResponse: input.urlResponse,
                                                       request: request, cacheKey: cacheKey)
-                    return ImageResult(image: image, urlResponse: input.urlResponse, source: input.source, timings: timings,
+                    return ImageResult(image: image, urlResponse: input.urlResponse, cacheType: input.cacheType, timings: timings,
                                        originalFormat: input.originalFormat, storageErrors: storageErrors,
                                        resumedFromByte: input.resumedFromByte, imageSource: input.imageSource)
                 }
@@ -177,7 +177,7 @@ class ImageJob: Job<ImageResult> {
     /// work so far took, where it came from, and what the disk cache reported.
     struct Carried: Sendable {
         var timings: ImageTimings
-        var source: ImageResponse.Source
+        var cacheType: ImageResponse.CacheType
         var urlResponse: URLResponse?
         var originalFormat: ImageFormat?
         var storageErrors: [any Error]
@@ -202,7 +202,7 @@ class ImageJob: Job<ImageResult> {
                 GraphActor.async { [self] in
                     previewItem = nil
                     guard let image, !finalStarted.current else { return }
-                    send(preview: ImageResult(image: image.value, urlResponse: nil, source: .network, timings: ImageTimings()))
+                    send(preview: ImageResult(image: image.value, urlResponse: nil, cacheType: .none, timings: ImageTimings()))
                 }
             }
         }

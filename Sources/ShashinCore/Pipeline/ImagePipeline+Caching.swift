@@ -4,23 +4,29 @@ import FoundationNetworking
 #endif
 
 /// One image in every layer: read, store and remove it by request, under the keys the pipeline
-/// itself uses (`imageID`, then `imageIDRule`, then the URL). The disk calls block on disk I/O:
-/// call them off the main thread.
+/// itself uses (`imageID`, then `imageIDRule`, then the URL). Removals are `async`: the disk work
+/// runs on the pipeline's disk-write queue, after the writes already queued, and never on the
+/// caller's thread.
 extension ImagePipeline {
     /// Removes the image of `request` from every layer: from memory at every size and with every
     /// processing, and from disk its original, each processed variant and any bytes kept to
     /// resume its download. The request's thumbnail and processors do not matter: the image does.
-    /// A request with a `lowDataSource` loses its low-data image the same way: it is a rendition
-    /// of the same picture, stale when the picture is.
+    /// A request with a `lowDataImage` loses its low-data image the same way: it is a rendition
+    /// of the same picture, stale when the picture is. Memory is emptied before this suspends;
+    /// the disk's processed variants are found through the disk index's group of the image (a
+    /// `DiskCache`; another `DataCaching` removes what `removeEntries(inGroup:)` does), not a scan.
     ///
     /// ```swift
-    /// try pipeline.removeCachedImage(for: ImageRequest(url: avatarURL))   // after the user changed it
+    /// try await pipeline.removeCachedImage(for: ImageRequest(url: avatarURL))   // after the user changed it
     /// ```
     /// - Throws: `DiskCacheError` when the disk cache cannot be written; memory is emptied first.
-    public func removeCachedImage(for request: ImageRequest) throws {
-        let named = [request] + (request.lowDataSource.map { [request.lowDataRequest($0)] } ?? [])
+    public func removeCachedImage(for request: ImageRequest) async throws {
+        let named = [request] + (request.lowDataImage.map { [request.lowDataRequest($0)] } ?? [])
         for request in named { removeFromMemory(request) }
-        for request in named { try removeFromDisk(request) }
+        guard configuration.diskCache != nil else { return }
+        try await graph.diskWrites.run { [self] in
+            for request in named { try removeFromDisk(request) }
+        }
     }
 
     /// Removes from memory the image `request` names (not its low-data image), at every size and
@@ -57,13 +63,8 @@ extension ImagePipeline {
         if let processed = graph.processedStore {
             try disk.removeEntry(forKey: processed.key(for: request, cacheKey: key))
         }
-        // Every processed variant, for any size, processors or credential: a disk cache that lists
-        // its keys (`DiskCache`) is searched for them.
-        if let listing = disk as? DiskCache {
-            for entry in try listing.entries() where CacheKeys.isProcessedKey(entry.key, of: name) {
-                try disk.removeEntry(forKey: entry.key)
-            }
-        }
+        // Every processed variant, for any size, processors or credential: filed under the image's name.
+        try disk.removeEntries(inGroup: name)
     }
 
     /// Stores `image` as the image of `request` (its thumbnail and processors included) in the
@@ -180,17 +181,18 @@ extension ImagePipeline {
         graph.keys.storedKey(for: request)
     }
 
-    /// Empties the memory cache only; the disk cache keeps everything. See `removeAllCaches()`.
-    public func removeAllImagesFromMemory() {
-        configuration.memoryCache?.removeAll()
-    }
-
-    /// Empties every layer: the memory cache, the disk cache (originals, processed results, kept
-    /// partial bodies) and the bytes kept in memory to resume downloads.
+    /// Empties every layer: the memory cache and the bytes kept in memory to resume downloads
+    /// before this suspends, then the disk cache (originals, processed results, kept partial
+    /// bodies), after the writes already queued. Memory alone: `trimMemory()`.
+    ///
+    /// ```swift
+    /// try await pipeline.removeAllCaches()   // "Clear cache" in the app's settings
+    /// ```
     /// - Throws: `DiskCacheError` when the disk cache cannot be emptied; memory is emptied first.
-    public func removeAllCaches() throws {
+    public func removeAllCaches() async throws {
         configuration.memoryCache?.removeAll()
         configuration.resumableData?.removeAll()
-        try configuration.diskCache?.removeAll()
+        guard let disk = configuration.diskCache else { return }
+        try await graph.diskWrites.run { try disk.removeAll() }
     }
 }

@@ -142,7 +142,7 @@ extension ImagePipeline {
         /// ```
         public var retryPolicy: RetryPolicy?
         /// The app's switch for a constrained network (a metered link): while it is on, requests
-        /// with a `lowDataSource` load that instead of their own source. A reference: flip it at
+        /// with a `lowDataImage` load that instead of their own source. A reference: flip it at
         /// run time, from any thread, and every pipeline made with it follows. Default a new
         /// switch, off. (On Apple platforms Low Data Mode switches such requests too, without it.)
         ///
@@ -150,6 +150,14 @@ extension ImagePipeline {
         /// pipeline.configuration.networkConstraint.isConstrained = true
         /// ```
         public var networkConstraint = NetworkConstraint()
+        /// Hears every task's events, for logging and metrics (`import Shashin` has
+        /// `ImagePipelineLogger`: signposts and `os.Logger` on Apple platforms, swift-log on
+        /// Linux). Default `nil`.
+        ///
+        /// ```swift
+        /// configuration.observer = ImagePipelineLogger()
+        /// ```
+        public var observer: (any ImagePipelineObserver)?
 
         /// A configuration with the given decoder for every format (and encoder), and every other default.
         public init(decoder: any ImageDecoding, encoder: (any ImageEncoding)? = nil) {

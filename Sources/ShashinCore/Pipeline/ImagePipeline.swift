@@ -109,10 +109,10 @@ public final class ImagePipeline: Sendable {
     private func cachedResponse(for request: ImageRequest) -> ImageResponse? {
         guard request.readsMemoryCache, let cache = configuration.memoryCache else { return nil }
         if let image = cache.image(forKey: graph.keys.imageKey(for: request)) {
-            return ImageResponse(image: image, request: request, source: .memory)
+            return ImageResponse(image: image, request: request, cacheType: .memory)
         }
-        guard let lowData = request.lowDataSource, configuration.networkConstraint.isConstrained,
+        guard let lowData = request.lowDataImage, configuration.networkConstraint.isConstrained,
               let image = cache.image(forKey: graph.keys.imageKey(for: request.lowDataRequest(lowData))) else { return nil }
-        return ImageResponse(image: image, request: request, source: .memory, imageSource: lowData.source, isLowData: true)
+        return ImageResponse(image: image, request: request, cacheType: .memory, source: lowData.source, isLowData: true)
     }
 }

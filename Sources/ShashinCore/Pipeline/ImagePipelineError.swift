@@ -3,8 +3,21 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Every way a request can fail, as one enum a caller can switch on. Cancellation is not here:
-/// a cancelled task always ends with Swift's `CancellationError`.
+/// Every way a request can fail that is the pipeline's to name, as one enum a caller can switch
+/// on. Two kinds of failure are not here: a failure of the transport is the platform's
+/// `URLError` as the loader reported it (no connection, a lost connection, a timeout, a host that
+/// does not resolve; on Linux the AsyncHTTPClient error is its `underlyingError`), and a
+/// cancelled task always ends with Swift's `CancellationError`.
+///
+/// ```swift
+/// do {
+///     let image = try await pipeline.image(for: url)
+/// } catch let error as URLError where error.code == .notConnectedToInternet {
+///     showOfflineBanner()
+/// } catch ImagePipelineError.httpStatus(404) {
+///     showMissing()
+/// }
+/// ```
 public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The request has no URL, or one that cannot be loaded.
     case invalidURL(String)
@@ -21,11 +34,6 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
     case truncatedData(expected: Int, received: Int)
     /// The response had no body.
     case emptyData
-    /// The network failed (no connection, reset, ...); `code` is the `URLError` code.
-    case networkFailure(code: Int, message: String)
-    /// The request timed out: no byte for `seconds` when `idle`, otherwise not finished within
-    /// `seconds` in all (the loader's total limit, which also ends a request stuck anywhere else).
-    case timedOut(seconds: Double, idle: Bool)
     /// The server's reply breaks HTTP's rules (no status line, conflicting `Content-Length`
     /// values, a damaged compressed body, an oversized header); `reason` says which, in words.
     case invalidResponse(reason: String)
@@ -52,7 +60,7 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
     case cacheMiss
     /// The system refused the download because the network is constrained (Low Data Mode on
     /// Apple platforms) and the request was sent with `allowsConstrainedNetworkAccess` off: a
-    /// request with a `lowDataSource` loads that instead; one without ends with this.
+    /// request with a `lowDataImage` loads that instead; one without ends with this.
     case networkConstrained
 
     /// A sentence saying what went wrong.
@@ -66,9 +74,6 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
         case .dataTooLarge(let limit): "Response is larger than the limit of \(limit) bytes"
         case .truncatedData(let expected, let received): "Response body ended after \(received) of \(expected) bytes"
         case .emptyData: "Response has no data"
-        case .networkFailure(let code, let message): "Network failure (URLError \(code)): \(message)"
-        case .timedOut(let seconds, idle: true): "Timed out: the server sent nothing for \(Self.seconds(seconds))"
-        case .timedOut(let seconds, idle: false): "Timed out: the request did not finish within \(Self.seconds(seconds))"
         case .invalidResponse(let reason): "Invalid HTTP response from the server: \(reason)"
         case .destinationRefused(let host, let address):
             "Refused to connect to \(host) (\(address)): the destination policy forbids loopback, private, link-local and metadata addresses"
@@ -92,10 +97,6 @@ public enum ImagePipelineError: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 extension ImagePipelineError {
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
-    }
-
     /// Megabytes of 2^20 bytes, as `DecodeMemoryBudget` counts them.
     static func megabytes(_ bytes: Int) -> String {
         String(format: "%.0f MB", Double(bytes) / 1_048_576)
@@ -108,17 +109,17 @@ extension ImagePipelineError: LocalizedError {
 }
 
 extension ImagePipelineError {
-    /// The case a `URLError` becomes: a refusal for Low Data Mode is `networkConstrained`, an
-    /// unsupported URL is `unsupportedScheme`, anything else a
-    /// `networkFailure` with its code. (Cancellation is decided by the caller, which knows whether
-    /// anyone asked for it.)
-    init(_ urlError: URLError) {
-        if urlError.isConstrainedNetworkRefusal {
-            self = .networkConstrained
-        } else if urlError.code == .unsupportedURL {
-            self = .unsupportedScheme(urlError.failingURL?.scheme ?? "")
-        } else {
-            self = .networkFailure(code: urlError.code.rawValue, message: urlError.localizedDescription)
+    /// What a failure from a loader becomes for the caller: cancellation is `CancellationError`
+    /// when someone asked for it, a refusal for Low Data Mode is `networkConstrained`, and
+    /// everything else (a `URLError`, the pipeline's own errors, an app loader's) passes through.
+    static func fromLoader(_ error: any Error) -> any Error {
+        switch error {
+        case let error as URLError:
+            if error.code == .cancelled, Task.isCancelled { return CancellationError() }
+            if error.isConstrainedNetworkRefusal { return ImagePipelineError.networkConstrained }
+            return error
+        default:
+            return error
         }
     }
 }

@@ -3,26 +3,19 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The two requests a task with a `lowDataSource` may load (`JobGraph+LowData`): its own, sent
+/// The two requests a task with a `lowDataImage` may load (`JobGraph+LowData`): its own, sent
 /// so that the system may refuse it on a constrained network, and the low-data one.
 extension ImageRequest {
     /// The request that loads `lowData` in this request's place: its source as the primary, with
     /// no alternatives and no `imageID` (the low-data image is named by its own source), decoded
     /// at the low-data thumbnail, else this request's, then this request's processors, priority,
-    /// cache policy, options (`decodeFirstFrameOnly` among them), animation delivery and retry
+    /// options (its cache policy among them), animation delivery and retry
     /// policy. Its `cacheKey` is therefore never this request's,
     /// unless the app names one source twice with one size.
-    func lowDataRequest(_ lowData: LowDataSource) -> ImageRequest {
-        let thumbnail = lowData.thumbnail ?? thumbnail
-        var request: ImageRequest
-        switch lowData.source.kind {
-        case .url(let urlRequest):
-            request = ImageRequest(urlRequest: urlRequest, thumbnail: thumbnail, processors: processors, priority: priority,
-                                   cachePolicy: cachePolicy, options: options)
-        case .data(let source):
-            request = ImageRequest(id: source.id, data: source.load, thumbnail: thumbnail, processors: processors,
-                                   priority: priority, cachePolicy: cachePolicy, options: options)
-        }
+    func lowDataRequest(_ lowData: LowDataImage) -> ImageRequest {
+        var request = ImageRequest(source: lowData.source, thumbnail: lowData.thumbnail ?? thumbnail, processors: processors,
+                                   priority: priority)
+        request.options = options
         request.isProgressiveDecodingEnabled = isProgressiveDecodingEnabled
         request.httpCacheOptions = httpCacheOptions
         request.retryPolicy = retryPolicy
@@ -37,7 +30,8 @@ extension ImageRequest {
         guard !options.contains(.disableDiskCacheReads), cachePolicy != .reloadIgnoringCacheData,
               cachePolicy != .reloadRevalidatingCacheData else { return nil }
         var request = self
-        request.cachePolicy = .returnCacheDataDontLoad
+        request.options.subtract(.cachePolicies)
+        request.options.insert(.returnCacheDataDontLoad)
         request.alternativeSources = []
         return request
     }

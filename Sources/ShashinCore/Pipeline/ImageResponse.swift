@@ -9,8 +9,11 @@ public struct ImageResponse {
     public let image: PlatformImage
     /// The request that produced it.
     public let request: ImageRequest
-    /// Where the image came from.
-    public let source: Source
+    /// Which cache answered, if any: `.memory`, `.disk`, `.revalidated` (the disk's copy, after
+    /// the server confirmed it with 304 Not Modified), or `.none` when the image was loaded
+    /// (downloaded, or returned by a data source's closure). Where the bytes came from is
+    /// ``source``.
+    public let cacheType: CacheType
     /// The HTTP response, when the image came over the network.
     public let urlResponse: URLResponse?
     /// Whether this is a lower-quality preview of the final image, decoded from the part of a
@@ -21,42 +24,40 @@ public struct ImageResponse {
     /// The byte the download resumed from when it continued the kept start of an earlier one
     /// that ended early (see `ImagePipeline.Configuration.resumableData`); `nil` otherwise.
     public let resumedFromByte: Int?
-    /// The source that made the image: the request's primary (`ImageRequest.primarySource`), or
-    /// the one of its `alternativeSources` that loaded when those before it failed. A memory-cache
-    /// or disk hit is always the primary's image: an alternative's is never kept under the
-    /// request's key.
-    public let imageSource: ImageSource
-    /// Whether the image is the request's low-data one (`ImageRequest.lowDataSource`), loaded
-    /// because the network was constrained; `imageSource` is then the low-data source.
+    /// Which source made the image: the request's own (`ImageRequest.source`), or the one of its
+    /// `alternativeSources` that loaded when those before it failed, or its low-data image's
+    /// (`isLowData`). A memory-cache or disk hit is always the request's own image: an
+    /// alternative's is never kept under the request's key. Which cache answered is ``cacheType``.
+    public let source: ImageSource
+    /// Whether the image is the request's low-data one (`ImageRequest.lowDataImage`), loaded
+    /// because the network was constrained; `source` is then the low-data image's.
     public let isLowData: Bool
     /// For an animated GIF or WebP (whose first frame is `image`): the original data and frame
     /// count; `nil` for still images.
     public var animation: ImageAnimation? { image.animation }
 
-    /// Where an image came from.
-    public enum Source: String, Sendable, Hashable, CaseIterable {
+    /// Which cache answered a load, as Nuke and Kingfisher call it.
+    public enum CacheType: String, Sendable, Hashable, CaseIterable {
+        /// None: the image was loaded, downloaded or returned by a data source's closure.
+        case none
         /// The memory cache: no work was done.
         case memory
         /// The disk cache: decoded from stored bytes, no network.
         case disk
-        /// Downloaded.
-        case network
-        /// A stored copy the server confirmed with 304 Not Modified.
+        /// The disk cache's copy, after the server confirmed it with 304 Not Modified.
         case revalidated
-        /// Returned by the closure of a data source (`ImageRequest(id:data:)`, `ImageSource.data`).
-        case dataSource
     }
 
-    /// Creates a response; `imageSource` defaults to the request's primary source.
-    public init(image: PlatformImage, request: ImageRequest, source: Source, urlResponse: URLResponse? = nil,
+    /// Creates a response; `source` defaults to the request's own.
+    public init(image: PlatformImage, request: ImageRequest, cacheType: CacheType, urlResponse: URLResponse? = nil,
                 isPreview: Bool = false, timings: ImageTimings = ImageTimings(), resumedFromByte: Int? = nil,
-                imageSource: ImageSource? = nil, isLowData: Bool = false) {
+                source: ImageSource? = nil, isLowData: Bool = false) {
         self.isLowData = isLowData
         self.resumedFromByte = resumedFromByte
-        self.imageSource = imageSource ?? request.primarySource
+        self.source = source ?? request.source
         self.image = image
         self.request = request
-        self.source = source
+        self.cacheType = cacheType
         self.urlResponse = urlResponse
         self.isPreview = isPreview
         self.timings = timings

@@ -7,7 +7,7 @@ import FoundationNetworking
 struct ImageResult {
     let image: PlatformImage
     let urlResponse: URLResponse?
-    let source: ImageResponse.Source
+    let cacheType: ImageResponse.CacheType
     let timings: ImageTimings
     /// The format of the original bytes, when they were decoded on the way.
     var originalFormat: ImageFormat? = nil

@@ -3,9 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Where an image's bytes come from: a URL, or a closure of the app's that returns them (a Photos
-/// asset, a file in a bundle, a generated or decrypted image). A request has one primary source
-/// and may carry `alternativeSources`, tried in order when the one before fails.
+/// Where an image's bytes come from: a URL, a local file, or a closure of the app's that returns
+/// them (a Photos asset, a generated or decrypted image). A request has one source
+/// (`ImageRequest.source`) and may carry `alternativeSources`, tried in order when the one
+/// before fails.
 ///
 /// ```swift
 /// var request = ImageRequest(url: cdnURL)
@@ -21,6 +22,8 @@ public struct ImageSource: Sendable, CustomStringConvertible {
     struct DataSource: Sendable {
         let id: String
         let load: @Sendable () async throws -> Data
+        /// Whether the bytes are kept in the disk cache: not a local file's, which is on disk already.
+        var isStoredOnDisk = true
     }
 
     let kind: Kind
@@ -40,12 +43,28 @@ public struct ImageSource: Sendable, CustomStringConvertible {
         ImageSource(kind: .data(DataSource(id: id, load: load)))
     }
 
+    /// The bytes of the local file at `fileURL`, read off the caller's thread. Explicit, so a
+    /// URL string from a user never reads a local file: `ImageRequest(url:)` with a `file:` URL is
+    /// refused unless the configuration's `allowedSchemes` has `file`. The file is named by its
+    /// path in the memory cache and never copied into the disk cache. A missing file fails with
+    /// `URLError(.fileDoesNotExist)`; one larger than the configuration's `maxResponseBytes` with
+    /// `dataTooLarge`.
+    ///
+    /// ```swift
+    /// let request = ImageRequest(source: .file(documents.appendingPathComponent("avatar.jpg")))
+    /// ```
+    public static func file(_ fileURL: URL) -> ImageSource {
+        let path = fileURL.standardizedFileURL.path
+        let source = DataSource(id: "file:" + path, load: { try await LocalFile.read(path) }, isStoredOnDisk: false)
+        return ImageSource(kind: .data(source))
+    }
+
     /// The URL, for a URL source.
     public var url: URL? {
         if case .url(let request) = kind { request.url } else { nil }
     }
 
-    /// The identifier, for a data source.
+    /// The identifier, for a data source (`file:` and the path, for a local file).
     public var dataID: String? {
         if case .data(let source) = kind { source.id } else { nil }
     }

@@ -225,9 +225,9 @@ public final class ImageTask: Sendable, Hashable, CustomStringConvertible {
         let result = result.map { response in
             var timings = response.timings
             timings.total = monotonicNow() - createdAt
-            return ImageResponse(image: response.image, request: request, source: response.source,
+            return ImageResponse(image: response.image, request: request, cacheType: response.cacheType,
                                  urlResponse: response.urlResponse, isPreview: response.isPreview, timings: timings,
-                                 resumedFromByte: response.resumedFromByte, imageSource: response.imageSource,
+                                 resumedFromByte: response.resumedFromByte, source: response.source,
                                  isLowData: response.isLowData)
         }
         let delivery = state.withLock { state -> ([CheckedContinuation<ImageResponse, any Error>], [AsyncStream<Event>.Continuation])? in

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Low data (`ImageRequest.lowDataSource`), decided per task when it starts, on `GraphActor`:
+/// Low data (`ImageRequest.lowDataImage`), decided per task when it starts, on `GraphActor`:
 ///
 /// - With the configuration's `networkConstraint` on, the task shows the request's image when
 ///   it is in memory or the disk cache has it (however old: it costs no network), and otherwise
@@ -16,7 +16,7 @@ import FoundationNetworking
 /// The low-data request has a key of its own in every cache and its own download, so its image
 /// never answers a request at full quality, and a full-quality download is never shared with it.
 extension JobGraph {
-    @GraphActor func startWithLowData(_ lowData: LowDataSource, for task: ImageTask) {
+    @GraphActor func startWithLowData(_ lowData: LowDataImage, for task: ImageTask) {
         let request = task.request
         guard configuration.networkConstraint.isConstrained else {
             load(request.refusingConstrainedNetwork(), for: task) { [self] error in
@@ -27,7 +27,7 @@ extension JobGraph {
             return
         }
         if request.readsMemoryCache, let image = configuration.memoryCache?.image(forKey: keys.imageKey(for: request)) {
-            task.finish(.success(ImageResponse(image: image, request: request, source: .memory)))
+            task.finish(.success(ImageResponse(image: image, request: request, cacheType: .memory)))
             return
         }
         guard let stored = request.fromDiskOnly, configuration.diskCache != nil else {

@@ -79,6 +79,7 @@ final class JobGraph: Sendable {
         let id = nextTaskID.withLock { id -> Int in id += 1; return id }
         let task = ImageTask(id: id, request: request, graph: self)
         taskDidStart()
+        observe(task)
         // On the caller's thread, as taking a lock: no thread is woken to start the task, and a
         // cancellation or priority the caller sends next finds it started. The task may end before
         // this returns (its image found in the memory cache); its result waits for it.
@@ -92,7 +93,7 @@ final class JobGraph: Sendable {
     @GraphActor private func start(_ task: ImageTask) {
         guard !task.isFinished else { return } // cancelled before it reached the queue
         task.didStart()
-        guard let lowData = task.request.lowDataSource else { return load(task.request, for: task) }
+        guard let lowData = task.request.lowDataImage else { return load(task.request, for: task) }
         startWithLowData(lowData, for: task)
     }
 
@@ -100,7 +101,7 @@ final class JobGraph: Sendable {
     /// standing in for it: `JobGraph+LowData`) and ends the task with what the job delivers.
     /// `lowData`, when given, is what the image is: the response says so. `onFailure`, when
     /// given, may take a failure over (start other work for the task) instead of ending it.
-    @GraphActor func load(_ request: ImageRequest, for task: ImageTask, lowData: LowDataSource? = nil,
+    @GraphActor func load(_ request: ImageRequest, for task: ImageTask, lowData: LowDataImage? = nil,
                           onFailure: (@GraphActor (any Error) -> Bool)? = nil) {
         let job = imageJob(for: request, stage: request.processors.count, key: keys.imageKey(for: request))
         // The job holds the task until it delivers, so a task whose handle was dropped still ends
@@ -111,15 +112,15 @@ final class JobGraph: Sendable {
             case .progress(let progress): task.didProgress(progress)
             case .retrying(let retry): task.didRetry(retry)
             case .preview(let result):
-                task.didPreview(ImageResponse(image: result.image, request: task.request, source: result.source,
-                                              isPreview: true, imageSource: lowData?.source ?? result.imageSource,
+                task.didPreview(ImageResponse(image: result.image, request: task.request, cacheType: result.cacheType,
+                                              isPreview: true, source: lowData?.source ?? result.imageSource,
                                               isLowData: lowData != nil))
             case .value(let result):
                 for error in result.storageErrors { task.didFailStoring(error) }
-                task.finish(.success(ImageResponse(image: result.image, request: task.request, source: result.source,
+                task.finish(.success(ImageResponse(image: result.image, request: task.request, cacheType: result.cacheType,
                                                    urlResponse: result.urlResponse, timings: result.timings,
                                                    resumedFromByte: result.resumedFromByte,
-                                                   imageSource: lowData?.source ?? result.imageSource,
+                                                   source: lowData?.source ?? result.imageSource,
                                                    isLowData: lowData != nil)))
             case .failure(let error):
                 if let onFailure, !task.isFinished, onFailure(error) { return }

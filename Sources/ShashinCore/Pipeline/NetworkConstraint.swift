@@ -1,5 +1,5 @@
 /// The app's word that the network is constrained (a metered or slow link): while it is on,
-/// requests with a `LowDataSource` load that instead of their own source. It is the switch on
+/// requests with a `LowDataImage` load that instead of their own source. It is the switch on
 /// Linux, where the system says nothing of Low Data Mode, and an override on Apple platforms,
 /// where a request with a low-data source also switches when the system refuses its download.
 ///

@@ -24,7 +24,7 @@ final class ProcessedImageJob: ImageJob {
     private func process(_ input: ImageResult) {
         let processor = self.processor
         let context = self.context
-        let carried = Carried(timings: input.timings, source: input.source, urlResponse: input.urlResponse,
+        let carried = Carried(timings: input.timings, cacheType: input.cacheType, urlResponse: input.urlResponse,
                               originalFormat: input.originalFormat, storageErrors: input.storageErrors,
                               resumedFromByte: input.resumedFromByte, imageSource: input.imageSource)
         let image = UncheckedImage(input.image)

@@ -129,7 +129,7 @@ final class ProcessedImageStore: Sendable {
             metadata = HTTPCache.metadata(of: stored)
         }
         enqueueWrite(image, originalFormat: originalFormat, metadata: metadata,
-                     key: key(credential: credential, cacheKey: cacheKey))
+                     key: key(credential: credential, cacheKey: cacheKey), group: cacheKey.url)
     }
 
     /// Encodes and stores in the background `image`, which the app gives as the result of
@@ -141,17 +141,19 @@ final class ProcessedImageStore: Sendable {
                                                credential: credential, now: now())
         // Of unknown origin: a photo is kept as JPEG, an image with transparency as PNG.
         enqueueWrite(image, originalFormat: .jpeg, metadata: HTTPCache.metadata(of: stored),
-                     key: key(credential: credential, cacheKey: cacheKey))
+                     key: key(credential: credential, cacheKey: cacheKey), group: cacheKey.url)
     }
 
-    private func enqueueWrite(_ image: PlatformImage, originalFormat: ImageFormat?, metadata: Data?, key: String) {
+    /// Results are filed under their image's name (`group`): `removeCachedImage` removes every
+    /// variant of an image, at any size, processing or credential, through the disk index's group.
+    private func enqueueWrite(_ image: PlatformImage, originalFormat: ImageFormat?, metadata: Data?, key: String, group: String) {
         let format = Self.format(original: originalFormat, hasTransparency: image.mayHaveTransparency,
                                  animated: !(image.animation?.frames.isEmpty ?? true))
         let carried = UncheckedImage(image)
         writes.enqueue { [self] in
             // Nothing to store when no format can be written; the image was already delivered.
             guard let data = Self.encode(carried.value, as: format, with: encoder, quality: quality) else { return }
-            try? storage.store(data, metadata: metadata, forKey: key)
+            try? storage.store(data, metadata: metadata, forKey: key, group: group)
         }
     }
 

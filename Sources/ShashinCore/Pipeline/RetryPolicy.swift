@@ -5,10 +5,11 @@ import FoundationNetworking
 
 /// When and how soon a download that failed for a passing reason is tried again.
 ///
-/// Retried: a connection that failed or broke (`networkFailure` with a connection code,
-/// `truncatedData`), a timeout, `5xx`, `408`, and `429` when it says `Retry-After`. Never
-/// retried: other `4xx`, cancellation, a redirect refused, a body too large, an invalid response,
-/// anything after the bytes arrived (decoding, processing). Waits grow exponentially with full
+/// Retried: a connection that failed or broke (a `URLError` of a connection: refused, lost, no
+/// network, a host that did not resolve; `truncatedData`), a timeout, `5xx`, `408`, and `429`
+/// when it says `Retry-After`. Never retried: other `4xx`, cancellation, a redirect refused, a
+/// body too large, an invalid response, anything after the bytes arrived (decoding,
+/// processing) — unless the policy's `shouldRetry` decides otherwise. Waits grow exponentially with full
 /// jitter (a random wait between 0 and `baseDelay × 2^(retry − 1)`, at most `maxDelay`); a
 /// `Retry-After` (seconds or an HTTP date) is waited exactly, and one longer than `maxDelay` is
 /// not waited for: the download fails with its status. No retry starts whose wait would end more
@@ -35,6 +36,54 @@ public struct RetryPolicy: Sendable {
     /// What tells the time and waits between attempts; default `SystemRetryClock()`. Tests
     /// inject one that never sleeps.
     public var clock: any RetryClock
+    /// The app's decision after each failed download attempt while attempts remain (`maxAttempts`
+    /// counts every attempt, decided or not): `.useDefault` follows the rules above, `.retry`
+    /// tries again after a wait of its choosing (sending the request through the configuration's
+    /// `requestModifier` again, so a header it sets — a refreshed token — is the new one), and
+    /// `.fail` ends the download with the error. It may suspend; the download waits for it,
+    /// holding no download slot. Default `nil`: the rules above decide alone.
+    ///
+    /// ```swift
+    /// var policy = RetryPolicy(maxAttempts: 2)
+    /// policy.shouldRetry = { failure in
+    ///     guard failure.statusCode == 401 else { return .useDefault }
+    ///     await session.refreshToken()        // the request modifier reads the new token
+    ///     return .retry()
+    /// }
+    /// configuration.retryPolicy = policy
+    /// ```
+    public var shouldRetry: (@Sendable (Failure) async -> Decision)?
+
+    /// A failed download attempt, as `shouldRetry` sees it.
+    public struct Failure: Sendable {
+        /// Why it failed: an `ImagePipelineError` (`httpStatus(401)`, …) or a `URLError`.
+        public let error: any Error
+        /// Which attempt failed: 1 for the first.
+        public let attempt: Int
+        /// What it sent, after the request modifier.
+        public let request: URLRequest
+        /// The response refused for its status (a 401, a 503 with `Retry-After`), when there was one.
+        public let response: HTTPURLResponse?
+        /// The wait the rules would retry after; `nil` when they would not retry.
+        public let defaultDelay: TimeInterval?
+
+        /// The HTTP status the attempt failed with (`httpStatus`, or the refused response's); `nil`
+        /// for a failure without one (a lost connection, a timeout).
+        public var statusCode: Int? {
+            if case .httpStatus(let status)? = error as? ImagePipelineError { return status }
+            return response?.statusCode
+        }
+    }
+
+    /// What `shouldRetry` decides for a failed attempt.
+    public enum Decision: Sendable, Hashable {
+        /// What the policy's rules say (retry a passing failure after its backoff, else fail).
+        case useDefault
+        /// Try again after `delay` seconds (default none), whatever the error.
+        case retry(after: TimeInterval = 0)
+        /// End the download with the error.
+        case fail
+    }
 
     /// A policy; every parameter has the default its property documents.
     public init(maxAttempts: Int = 3, baseDelay: TimeInterval = 0.5, maxDelay: TimeInterval = 30,
@@ -55,12 +104,11 @@ public struct RetryPolicy: Sendable {
     /// `retryAfter` is the wait the failed response asked for, if any; a `429` is retried only
     /// with one.
     public static func isTransient(_ error: any Error, retryAfter: TimeInterval? = nil) -> Bool {
+        if let error = error as? URLError { return transientCodes.contains(error.code.rawValue) }
         guard let error = error as? ImagePipelineError else { return false }
         switch error {
-        case .timedOut, .truncatedData:
+        case .truncatedData:
             return true
-        case .networkFailure(let code, _):
-            return transientCodes.contains(code)
         case .httpStatus(let status):
             if status == 429 { return retryAfter != nil }
             return status == 408 || (500...599).contains(status)

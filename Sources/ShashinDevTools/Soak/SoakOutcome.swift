@@ -7,13 +7,14 @@ import Shashin
 /// How one soak request ended: with an image (and where it came from), an error (named by
 /// kind), or cancellation.
 enum SoakOutcome: Sendable, Equatable {
-    case image(ImageResponse.Source)
+    /// Where it came from: `ImageResponse.loadedFrom`.
+    case image(String)
     case error(String)
     case cancelled
 
     init(_ result: Result<ImageResponse, any Error>) {
         switch result {
-        case .success(let response): self = .image(response.source)
+        case .success(let response): self = .image(response.loadedFrom)
         case .failure(let error): self = Self.classify(error)
         }
     }
@@ -30,7 +31,7 @@ enum SoakOutcome: Sendable, Equatable {
     /// A short name for the report: `image/network`, `error/http 500`, `cancelled`.
     var label: String {
         switch self {
-        case .image(let source): "image/\(source.rawValue)"
+        case .image(let source): "image/\(source)"
         case .error(let name): "error/\(name)"
         case .cancelled: "cancelled"
         }
@@ -38,17 +39,17 @@ enum SoakOutcome: Sendable, Equatable {
 
     private static func classify(_ error: any Error) -> SoakOutcome {
         if error is CancellationError { return .cancelled }
+        if let error = error as? URLError {
+            switch error.code {
+            case .timedOut: return .error("timed out")
+            case .networkConnectionLost: return .error("connection lost")
+            default: return .error("network \(error.code.rawValue)")
+            }
+        }
         guard let error = error as? ImagePipelineError else { return .error("other: \(type(of: error))") }
         switch error {
         case .httpStatus(let status): return .error("http \(status)")
         case .truncatedData: return .error("truncated body")
-        case .timedOut: return .error("timed out")
-        case .networkFailure(let code, _):
-            switch code {
-            case URLError.timedOut.rawValue: return .error("timed out")
-            case URLError.networkConnectionLost.rawValue: return .error("connection lost")
-            default: return .error("network \(code)")
-            }
         case .decodingFailed: return .error("decoding failed")
         case .cacheMiss: return .error("cache miss")
         case .emptyData: return .error("empty data")

@@ -23,7 +23,8 @@ struct SoakRequestPlan: Sendable {
     let ordinal: Int
     let entry: SoakCatalog.Entry
     let variant: Variant
-    let cachePolicy: HTTPCachePolicy
+    /// The request's cache options: none, or one of the cache policies.
+    let cacheOptions: ImageRequest.Options
     let priority: ImageRequest.Priority
     /// Priority changes, each after a delay from the start of the request.
     let priorityChanges: [(after: Duration, to: ImageRequest.Priority)]
@@ -43,12 +44,12 @@ struct SoakRequestPlan: Sendable {
     var request: ImageRequest {
         switch variant {
         case .original:
-            ImageRequest(url: entry.url, priority: priority, cachePolicy: cachePolicy)
+            ImageRequest(url: entry.url, priority: priority, options: cacheOptions)
         case .thumbnail:
-            ImageRequest(url: entry.url, thumbnail: Self.thumbnail, priority: priority, cachePolicy: cachePolicy)
+            ImageRequest(url: entry.url, thumbnail: Self.thumbnail, priority: priority, options: cacheOptions)
         case .processed:
             ImageRequest(url: entry.url, processors: Self.processorChains[ordinal % Self.processorChains.count],
-                         priority: priority, cachePolicy: cachePolicy)
+                         priority: priority, options: cacheOptions)
         }
     }
 
@@ -72,12 +73,12 @@ struct SoakRequestPlan: Sendable {
             let roll = Double.random(in: 0..<1, using: &random)
             let variant: Variant = roll < 0.65 ? .original : roll < 0.9 ? .thumbnail : .processed
             let policyRoll = Double.random(in: 0..<1, using: &random)
-            let cachePolicy: HTTPCachePolicy = switch policyRoll {
-            case ..<0.10: .reloadIgnoringCacheData
-            case ..<0.14: .reloadRevalidatingCacheData
+            let cacheOptions: ImageRequest.Options = switch policyRoll {
+            case ..<0.10: .reloadIgnoringCachedData
+            case ..<0.14: .reloadRevalidatingCachedData
             case ..<0.19: .returnCacheDataElseLoad
             case ..<0.21: .returnCacheDataDontLoad
-            default: .useProtocolCachePolicy
+            default: []
             }
             var changes: [(after: Duration, to: ImageRequest.Priority)] = []
             if Double.random(in: 0..<1, using: &random) < 0.25 {
@@ -95,7 +96,7 @@ struct SoakRequestPlan: Sendable {
                 }
                 cancel = (after, Bool.random(using: &random) ? .task : .awaitingTask)
             }
-            return SoakRequestPlan(ordinal: ordinal, entry: entry, variant: variant, cachePolicy: cachePolicy,
+            return SoakRequestPlan(ordinal: ordinal, entry: entry, variant: variant, cacheOptions: cacheOptions,
                                    priority: priorities.randomElement(using: &random)!,
                                    priorityChanges: changes, cancel: cancel)
         }

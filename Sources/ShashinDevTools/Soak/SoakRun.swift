@@ -51,7 +51,9 @@ struct SoakRun: Sendable {
 
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("shashin-soak-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder, sizeLimit: options.diskCacheBytes)
+        var diskSettings = DiskCache.Configuration(directory: folder)
+        diskSettings.sizeLimit = options.diskCacheBytes
+        let disk = try DiskCache(configuration: diskSettings)
         let memory = MemoryCache(costLimit: options.memoryCacheBytes)
         let session = URLSessionDataLoader.defaultConfiguration
         session.timeoutIntervalForRequest = options.timeout
@@ -167,7 +169,7 @@ struct SoakRun: Sendable {
         switch pipeline.loadImage(request) {
         case .cached(let response):
             check(response, of: plan, tally: tally)
-            return (.image(.memory), true)
+            return (.image("memory"), true)
         case .inProgress(let inProgress):
             task = inProgress
         }
@@ -237,7 +239,7 @@ struct SoakRun: Sendable {
     private static func check(_ response: ImageResponse, of plan: SoakRequestPlan, tally: SoakTally) {
         let entry = plan.entry
         guard entry.kind.mayServeImage else {
-            tally.violation("request \(plan.ordinal) (\(entry.path)): an image (\(response.source.rawValue)) from a URL that never sends one")
+            tally.violation("request \(plan.ordinal) (\(entry.path)): an image (\(response.loadedFrom)) from a URL that never sends one")
             return
         }
         let (width, height) = (response.image.pixelWidth, response.image.pixelHeight)
@@ -245,12 +247,12 @@ struct SoakRun: Sendable {
         case .original:
             if width != entry.spec.width || height != entry.spec.height {
                 tally.violation("request \(plan.ordinal) (\(entry.path)): \(width)×\(height) image, expected "
-                    + "\(entry.spec.width)×\(entry.spec.height) (\(response.source.rawValue))")
+                    + "\(entry.spec.width)×\(entry.spec.height) (\(response.loadedFrom))")
             }
         case .thumbnail:
             if max(width, height) > SoakRequestPlan.thumbnail.maxPixelSize || min(width, height) < 1 {
                 tally.violation("request \(plan.ordinal) (\(entry.path)): \(width)×\(height) thumbnail, expected at most "
-                    + "\(SoakRequestPlan.thumbnail.maxPixelSize) px (\(response.source.rawValue))")
+                    + "\(SoakRequestPlan.thumbnail.maxPixelSize) px (\(response.loadedFrom))")
             }
         case .processed:
             if width < 1 || height < 1 || max(width, height) > max(entry.spec.width, entry.spec.height) {

@@ -75,13 +75,6 @@ struct CacheKeysPropertyTests {
         trickyThumb.imageID = "a [\(ThumbnailOptions(maxPixelSize: 10))]"
         #expect(plain.cacheKey.description != tricky.cacheKey.description)
         #expect(thumb.cacheKey.description != trickyThumb.cacheKey.description)
-        // A processed key is found for its own name only.
-        let processed = "processed [abc123] " + plain.cacheKey.description
-        #expect(CacheKeys.isProcessedKey(processed, of: plain.cacheKey.url))
-        #expect(!CacheKeys.isProcessedKey(processed, of: CacheKeys.token(forID: "")))
-        #expect(!CacheKeys.isProcessedKey("processed " + CacheKeys.token(forID: "ab"), of: CacheKeys.token(forID: "a")))
-        #expect(CacheKeys.isProcessedKey("processed " + CacheKeys.token(forID: "a"), of: CacheKeys.token(forID: "a")))
-        #expect(!CacheKeys.isProcessedKey(CacheKeys.token(forID: "a"), of: CacheKeys.token(forID: "a")))
     }
 
     @Test("dropping signature items: URLs that differ only in them meet, any other difference keeps them apart")

@@ -62,8 +62,8 @@ struct DiskCacheConcurrencyTests {
         #expect(try second.entry(forKey: "0-42")?.data == payload("0-42", size: 4200))
         try first.removeEntry(forKey: "1-10")
         #expect(!second.containsEntry(forKey: "1-10"))
-        second.sizeLimit = 1234
-        #expect(first.sizeLimit == 1234)
+        second.configuration.sizeLimit = 1234
+        #expect(first.configuration.sizeLimit == 1234)
     }
 
     @Test func aStoreClosesWhenItsLastCacheGoes() throws {

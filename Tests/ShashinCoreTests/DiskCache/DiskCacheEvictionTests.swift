@@ -34,7 +34,7 @@ struct DiskCacheEvictionTests {
 
     @Test func aTrimRatioOfOneWithNoCountLimitTrimsToTheLimit() throws {
         // Int.max entries × 1.0 is 2^63 as a Double, one past Int.max: converting it back trapped.
-        let cache = try DiskCache(directory: folder.url, sizeLimit: 1000, trimRatio: 1, inlineThreshold: 100, syncsFiles: false)
+        let cache = try DiskCache(configuration: .init(directory: folder.url, sizeLimit: 1000, trimRatio: 1, inlineThreshold: 100, syncsFiles: false))
         for index in 0..<3 { try cache.store(payload("\(index)", size: 400), metadata: nil, forKey: "\(index)") }
         cache.trim()
         cache.flush()
@@ -54,7 +54,7 @@ struct DiskCacheEvictionTests {
     @Test func trimAppliesALoweredLimitNow() throws {
         let cache = try DiskCache(directory: folder.url, limits: testLimits(), fileSystem: PosixFileSystem())
         for index in 0..<20 { try cache.store(payload("\(index)", size: 500), metadata: nil, forKey: "\(index)") }
-        cache.sizeLimit = 5000
+        cache.configuration.sizeLimit = 5000
         cache.trim()
         #expect(cache.totalSize == 3500)
         #expect(Set(try cache.entries().map(\.key)) == Set((13..<20).map { "\($0)" }))

@@ -110,12 +110,12 @@ struct DiskCacheFailureTests {
         let file = folder.url.appendingPathComponent("plain-file")
         #expect(FileManager.default.createFile(atPath: file.path, contents: Data()))
         do {
-            _ = try DiskCache(directory: file.appendingPathComponent("cache"))
+            _ = try DiskCache(configuration: .init(directory: file.appendingPathComponent("cache")))
             Issue.record("opened a cache under a plain file")
         } catch let error as DiskCacheError {
             guard case .cannotOpen = error else { Issue.record("\(error)"); return }
             #expect(error.description.contains("Cannot open"))
         }
-        #expect(throws: DiskCacheError.self) { try DiskCache(directory: URL(string: "https://example.com/cache")!) }
+        #expect(throws: DiskCacheError.self) { try DiskCache(configuration: .init(directory: URL(string: "https://example.com/cache")!)) }
     }
 }

@@ -16,7 +16,7 @@ struct DiskCacheMaxAgeTests {
     func sweepRemovesUnused() throws {
         let folder = TemporaryFolder()
         let clock = Clock()
-        let cache = try DiskCache(directory: folder.url, maxAge: 100, now: clock.now)
+        let cache = try DiskCache(configuration: .init(directory: folder.url, maxAge: 100, now: clock.now))
         try cache.store(Data(repeating: 1, count: 10), metadata: nil, forKey: "old")
         try cache.store(Data(repeating: 2, count: 200_000), metadata: nil, forKey: "old-file")
         try cache.store(Data(repeating: 3, count: 10), metadata: nil, forKey: "read")
@@ -36,14 +36,14 @@ struct DiskCacheMaxAgeTests {
         let folder = TemporaryFolder()
         let clock = Clock()
         do {
-            let cache = try DiskCache(directory: folder.url, now: clock.now)
+            let cache = try DiskCache(configuration: .init(directory: folder.url, now: clock.now))
             try cache.store(Data([1]), metadata: nil, forKey: "a")
         }
         clock.advance(1_000)
-        let withoutLimit = try DiskCache(directory: folder.url, now: clock.now)
+        let withoutLimit = try DiskCache(configuration: .init(directory: folder.url, now: clock.now))
         withoutLimit.flush()
         #expect(withoutLimit.count == 1, "no age limit: kept")
-        let reopened = try DiskCache(directory: folder.url, maxAge: 999, now: clock.now)
+        let reopened = try DiskCache(configuration: .init(directory: folder.url, maxAge: 999, now: clock.now))
         reopened.flush()
         #expect(reopened.count == 0)
         _ = withoutLimit
@@ -53,7 +53,7 @@ struct DiskCacheMaxAgeTests {
     func storeStartsSweep() throws {
         let folder = TemporaryFolder()
         let clock = Clock()
-        let cache = try DiskCache(directory: folder.url, maxAge: 80, now: clock.now)
+        let cache = try DiskCache(configuration: .init(directory: folder.url, maxAge: 80, now: clock.now))
         cache.flush() // the sweep at open
         try cache.store(Data([1]), metadata: nil, forKey: "a")
         clock.advance(81)

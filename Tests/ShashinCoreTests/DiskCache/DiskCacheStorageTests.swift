@@ -194,7 +194,7 @@ struct DiskCacheStorageTests {
         let cache = try makeCache()
         try cache.store.locked {
             try cache.store.index.upsert(id: DiskStore.rowID(for: "wanted"), key: "someone else", size: 1, storedAt: 0,
-                                         accessedAt: 0, file: nil, metadata: nil, data: Data([9]))
+                                         accessedAt: 0, group: nil, file: nil, metadata: nil, data: Data([9]))
         }
         #expect(try cache.entry(forKey: "wanted") == nil)
         #expect(!cache.containsEntry(forKey: "wanted"))

@@ -9,7 +9,7 @@ struct ImageBindingDisappearTests {
     @Test func cancelStopsTheDownloadAndAppearLoadsItAgain() async throws {
         let fixture = PipelineFixture()
         let target = RecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline))
         let request = PipelineFixture.request("a")
         binding.setRequest(request)
         try await fixture.loader.waitForPendingCount(1)
@@ -19,7 +19,7 @@ struct ImageBindingDisappearTests {
         binding.appear()
         #expect(binding.state == .loading)
         try await fixture.loader.respond(to: request.url!, with: PipelineFixture.imageData(fill: 5))
-        try await waitUntil { binding.state == .success(.network) }
+        try await waitUntil { binding.state == .success(.none) }
         #expect(fixture.loader.startCount == 2)
         #expect(target.imagesShown == [5])
         try await fixture.waitUntilIdle()
@@ -27,7 +27,7 @@ struct ImageBindingDisappearTests {
 
     @Test func lowerPriorityGoesOnAtTheLowerPriorityAndAppearRestoresIt() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         let request = PipelineFixture.request("a", priority: .high)
         binding.setRequest(request)
         try await fixture.loader.waitForPendingCount(1)
@@ -42,14 +42,14 @@ struct ImageBindingDisappearTests {
         await fixture.flushGraph()
         #expect(fixture.loader.cancelledURLs.isEmpty)
         try await fixture.loader.respond(to: request.url!, with: PipelineFixture.imageData(fill: 5))
-        try await waitUntil { binding.state == .success(.network) }
+        try await waitUntil { binding.state == .success(.none) }
         #expect(fixture.loader.startCount == 1)
         try await fixture.waitUntilIdle()
     }
 
     @Test func aLowerPriorityThatIsNotLowerChangesNothing() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         binding.setRequest(PipelineFixture.request("a", priority: .low))
         binding.disappear(.lowerPriority(to: .normal))
         #expect(binding.priority == .low)
@@ -61,7 +61,7 @@ struct ImageBindingDisappearTests {
 
     @Test func keepLoadingLeavesTheLoadAlone() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         let request = PipelineFixture.request("a")
         binding.setRequest(request)
         try await fixture.loader.waitForPendingCount(1)
@@ -69,9 +69,9 @@ struct ImageBindingDisappearTests {
         #expect(binding.state == .loading)
         #expect(binding.priority == .normal)
         try await fixture.loader.respond(to: request.url!, with: PipelineFixture.imageData(fill: 5))
-        try await waitUntil { binding.state == .success(.network) }
+        try await waitUntil { binding.state == .success(.none) }
         binding.appear()
-        #expect(binding.state == .success(.network))
+        #expect(binding.state == .success(.none))
         #expect(fixture.loader.startCount == 1)
         #expect(fixture.loader.cancelledURLs.isEmpty)
         try await fixture.waitUntilIdle()
@@ -79,7 +79,7 @@ struct ImageBindingDisappearTests {
 
     @Test func appearDoesNotStartARequestDeferredForTheNetwork() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         binding.setRequest(PipelineFixture.request("later"), deferringNetwork: true)
         binding.disappear(.cancel)
         binding.appear()
@@ -89,7 +89,7 @@ struct ImageBindingDisappearTests {
 
     @Test func aNewRequestForgetsWhatDisappearDid() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         binding.setRequest(PipelineFixture.request("a"))
         binding.disappear(.cancel)
         binding.setRequest(PipelineFixture.request("b"), deferringNetwork: true)

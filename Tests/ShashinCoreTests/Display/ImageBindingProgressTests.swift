@@ -8,7 +8,7 @@ import Testing
 struct ImageBindingProgressTests {
     @Test func progressFollowsTheCurrentDownloadAndResetsOnANewRequest() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         var reported: [ImageTask.Progress] = []
         binding.onProgress = { reported.append($0) }
         binding.setRequest(PipelineFixture.request("a"))
@@ -34,11 +34,11 @@ struct ImageBindingProgressTests {
 
     @Test func withoutAListenerNoProgressIsWatched() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         binding.setRequest(PipelineFixture.request("a"))
         try await fixture.loader.reportProgress(to: PipelineFixture.url("a"), completed: 1, total: 2)
         try await fixture.loader.respond(to: PipelineFixture.url("a"), with: PipelineFixture.imageData(fill: 1))
-        try await waitUntil { binding.state == .success(.network) }
+        try await waitUntil { binding.state == .success(.none) }
         #expect(binding.progress == nil)
         try await fixture.waitUntilIdle()
     }

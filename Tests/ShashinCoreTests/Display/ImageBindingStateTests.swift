@@ -9,7 +9,7 @@ import Testing
 struct ImageBindingStateTests {
     @Test func stateChangesAreReportedOnceEachFromLoadingToSuccessAndBackToEmpty() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         var states: [ImageBinding.State] = []
         binding.onStateChange = { states.append($0) }
         binding.setRequest(PipelineFixture.request("a"))
@@ -19,16 +19,16 @@ struct ImageBindingStateTests {
         #expect(states == [.loading])
         try await fixture.loader.waitForPendingCount(1)
         try await fixture.loader.respond(to: PipelineFixture.url("b"), with: PipelineFixture.imageData(fill: 2))
-        try await waitUntil { binding.state == .success(.network) }
-        #expect(states == [.loading, .success(.network)])
+        try await waitUntil { binding.state == .success(.none) }
+        #expect(states == [.loading, .success(.none)])
         binding.setRequest(nil)
-        #expect(states == [.loading, .success(.network), .empty])
+        #expect(states == [.loading, .success(.none), .empty])
         try await fixture.waitUntilIdle()
     }
 
     @Test func aFailureAndAMemoryHitAreReportedAsStates() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         var states: [ImageBinding.State] = []
         binding.onStateChange = { states.append($0) }
         binding.setRequest(PipelineFixture.request("broken"))
@@ -44,14 +44,14 @@ struct ImageBindingStateTests {
 
     @Test func aCompletionHandlerIsCalledOnceWithTheImage() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         var results: [UInt8] = []
         binding.setRequest(PipelineFixture.request("a")) { result in
             if case .success(let response) = result { results.append(response.image.testBitmap.pixels[0]) }
         }
         try await fixture.loader.waitForPendingCount(1)
         try await fixture.loader.respond(to: PipelineFixture.url("a"), with: PipelineFixture.imageData(fill: 7))
-        try await waitUntil { binding.state == .success(.network) }
+        try await waitUntil { binding.state == .success(.none) }
         #expect(results == [7])
         // The same request again: its handler hears of the shown image at once; the first never again.
         binding.setRequest(PipelineFixture.request("a")) { result in
@@ -63,7 +63,7 @@ struct ImageBindingStateTests {
 
     @Test func aSupersededRequestsCompletionIsNeverCalled() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         var calls: [String] = []
         // Someone else also wants A, so its download really finishes after the view moved on.
         let other = fixture.task(PipelineFixture.request("a"))
@@ -83,7 +83,7 @@ struct ImageBindingStateTests {
         binding.setRequest(PipelineFixture.request("c")) { _ in calls.append("c") }
         binding.setRequest(PipelineFixture.request("d"))
         try await fixture.loader.respond(to: PipelineFixture.url("d"), with: PipelineFixture.imageData(fill: 4))
-        try await waitUntil { binding.state == .success(.network) }
+        try await waitUntil { binding.state == .success(.none) }
         binding.setRequest(PipelineFixture.request("e")) { _ in calls.append("e") }
         binding.setRequest(nil)
         try await fixture.waitUntilIdle()
@@ -92,7 +92,7 @@ struct ImageBindingStateTests {
 
     @Test func aCancelledLoadKeepsItsCompletionForTheRestart() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         var fills: [UInt8] = []
         binding.setRequest(PipelineFixture.request("later")) { fills.append((try? $0.get())?.image.testBitmap.pixels[0] ?? 0) }
         try await fixture.loader.waitForPendingCount(1)
@@ -102,7 +102,7 @@ struct ImageBindingStateTests {
         #expect(fills.isEmpty)
         #expect(binding.startDeferredLoad())
         try await fixture.loader.respond(to: PipelineFixture.url("later"), with: PipelineFixture.imageData(fill: 5))
-        try await waitUntil { binding.state == .success(.network) }
+        try await waitUntil { binding.state == .success(.none) }
         #expect(fills == [5])
         try await fixture.waitUntilIdle()
     }
@@ -110,10 +110,10 @@ struct ImageBindingStateTests {
     @Test func aMemoryHitsCompletionRunsBeforeSetRequestReturns() async throws {
         let fixture = PipelineFixture()
         try await warm("warm", in: fixture)
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
-        var source: ImageResponse.Source?
-        binding.setRequest(PipelineFixture.request("warm")) { source = try? $0.get().source }
-        #expect(source == .memory)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
+        var cacheType: ImageResponse.CacheType?
+        binding.setRequest(PipelineFixture.request("warm")) { cacheType = try? $0.get().cacheType }
+        #expect(cacheType == .memory)
         try await fixture.waitUntilIdle()
     }
 

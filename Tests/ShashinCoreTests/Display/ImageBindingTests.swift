@@ -11,7 +11,7 @@ struct ImageBindingTests {
     @Test func aViewReassignedFromAToBBeforeAFinishesNeverShowsA() async throws {
         let fixture = PipelineFixture()
         let target = RecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline))
         let a = PipelineFixture.request("a"), b = PipelineFixture.request("b")
         // Someone else also wants A, so A's download goes on and really finishes.
         let other = fixture.task(a)
@@ -21,7 +21,7 @@ struct ImageBindingTests {
         try await fixture.loader.respond(to: a.url!, with: PipelineFixture.imageData(fill: 1))
         _ = try await other.image
         try await fixture.loader.respond(to: b.url!, with: PipelineFixture.imageData(fill: 2))
-        try await waitUntil { binding.state == .success(.network) }
+        try await waitUntil { binding.state == .success(.none) }
         #expect(target.imagesShown == [2])
         #expect(target.last == .image(fill: 2, transition: .fade(duration: 0.25)))
         try await fixture.waitUntilIdle()
@@ -30,7 +30,7 @@ struct ImageBindingTests {
     @Test func aHundredRapidReassignmentsEndWithTheLastImageAndLateResultsNeverShow() async throws {
         let fixture = PipelineFixture { $0.maxConcurrentDownloads = 100 }
         let target = RecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline))
         var completions: [UInt8] = []
         binding.onCompletion = { if case .success(let response) = $0 { completions.append(response.image.testBitmap.pixels[0]) } }
         // Someone else wants images 1...99 too, so their downloads go on after the view moves on.
@@ -46,7 +46,7 @@ struct ImageBindingTests {
         await fixture.flushGraph() // every late result has reached every task that still waited for it
         #expect(binding.state == .loading)
         try await fixture.loader.respond(to: PipelineFixture.url("100"), with: PipelineFixture.imageData(fill: 100))
-        try await waitUntil { binding.state == .success(.network) }
+        try await waitUntil { binding.state == .success(.none) }
         #expect(target.imagesShown == [100])
         #expect(completions == [100])
         #expect(binding.request?.url == PipelineFixture.url("100"))
@@ -56,7 +56,7 @@ struct ImageBindingTests {
     @Test func settingTheSameRequestWhileLoadingOnlyChangesThePriority() async throws {
         let fixture = PipelineFixture()
         let target = RecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline, options: .init(placeholder: placeholder))
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline, placeholder: placeholder))
         binding.setRequest(PipelineFixture.request("same", priority: .low))
         try await fixture.loader.waitForPendingCount(1)
         binding.setRequest(PipelineFixture.request("same", priority: .high))
@@ -66,7 +66,7 @@ struct ImageBindingTests {
         #expect(fixture.loader.cancelledURLs.isEmpty)
         #expect(fixture.pipeline.activeTaskCount == 1)
         try await fixture.loader.respond(to: PipelineFixture.url("same"), with: PipelineFixture.imageData(fill: 6))
-        try await waitUntil { binding.state == .success(.network) }
+        try await waitUntil { binding.state == .success(.none) }
         #expect(fixture.loader.startCount == 1)
         #expect(target.history == [.placeholder(fill: 200), .image(fill: 6, transition: .fade(duration: 0.25))])
         try await fixture.waitUntilIdle()
@@ -75,15 +75,15 @@ struct ImageBindingTests {
     @Test func settingTheShownRequestAgainLeavesTheViewAlone() async throws {
         let fixture = PipelineFixture()
         let target = RecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline, options: .init(placeholder: placeholder))
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline, placeholder: placeholder))
         let request = PipelineFixture.request("shown")
         binding.setRequest(request)
         try await fixture.loader.respond(to: request.url!, with: PipelineFixture.imageData(fill: 7))
-        try await waitUntil { binding.state == .success(.network) }
-        fixture.pipeline.removeAllImagesFromMemory() // evicted since: a reload would show the placeholder
+        try await waitUntil { binding.state == .success(.none) }
+        fixture.pipeline.trimMemory() // evicted since: a reload would show the placeholder
         binding.setRequest(request)
         binding.setRequest(request, deferringNetwork: true)
-        #expect(binding.state == .success(.network))
+        #expect(binding.state == .success(.none))
         #expect(target.history == [.placeholder(fill: 200), .image(fill: 7, transition: .fade(duration: 0.25))])
         #expect(fixture.pipeline.activeTaskCount == 0)
 
@@ -99,10 +99,10 @@ struct ImageBindingTests {
         let request = PipelineFixture.request("cached")
         fixture.cache.store(TestImages.makeImage(width: 2, height: 2, fill: 9), forKey: request.cacheKey)
         let target = RecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline, options: .init(placeholder: placeholder))
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline, placeholder: placeholder))
         binding.setRequest(request)
         // No suspension point since setRequest: whatever is shown was shown synchronously.
-        #expect(target.history == [.image(fill: 9, transition: .none)])
+        #expect(target.history == [.image(fill: 9, transition: .immediate)])
         #expect(binding.state == .success(.memory))
         #expect(fixture.pipeline.activeTaskCount == 0)
     }
@@ -110,21 +110,20 @@ struct ImageBindingTests {
     @Test func aMissShowsThePlaceholderThenFadesTheImageIn() async throws {
         let fixture = PipelineFixture()
         let target = RecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline,
-                                   options: .init(placeholder: placeholder, transition: .fade(duration: 0.4)))
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline, placeholder: placeholder, transition: .fade(duration: 0.4)))
         let request = PipelineFixture.request("slow")
         binding.setRequest(request)
         #expect(target.history == [.placeholder(fill: 200)])
         #expect(binding.state == .loading)
         try await fixture.loader.respond(to: request.url!, with: PipelineFixture.imageData(fill: 3))
-        try await waitUntil { binding.state == .success(.network) }
+        try await waitUntil { binding.state == .success(.none) }
         #expect(target.history == [.placeholder(fill: 200), .image(fill: 3, transition: .fade(duration: 0.4))])
     }
 
     @Test func aFailureShowsTheFailureImageAndReportsIt() async throws {
         let fixture = PipelineFixture()
         let target = RecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline, options: .init(failureImage: failure))
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline, failureImage: failure))
         var reported: [Bool] = []
         binding.onCompletion = { reported.append((try? $0.get()) != nil) }
         let request = PipelineFixture.request("broken")
@@ -138,7 +137,7 @@ struct ImageBindingTests {
     @Test func aNilRequestClearsTheViewAndCancelsTheLoad() async throws {
         let fixture = PipelineFixture()
         let target = RecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline))
         binding.setRequest(PipelineFixture.request("gone"))
         try await fixture.loader.waitForPendingCount(1)
         binding.setRequest(nil)
@@ -151,7 +150,7 @@ struct ImageBindingTests {
     @Test func aDeferredRequestShowsMemoryHitsButStartsNoDownloadUntilAsked() async throws {
         let fixture = PipelineFixture()
         let target = RecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline, options: .init(placeholder: placeholder))
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline, placeholder: placeholder))
         let request = PipelineFixture.request("later")
         binding.setRequest(request, deferringNetwork: true)
         #expect(binding.state == .deferred)
@@ -163,11 +162,11 @@ struct ImageBindingTests {
         #expect(binding.startDeferredLoad(priority: .high))
         #expect(binding.priority == .high)
         try await fixture.loader.respond(to: request.url!, with: PipelineFixture.imageData(fill: 4))
-        try await waitUntil { binding.state == .success(.network) }
+        try await waitUntil { binding.state == .success(.none) }
         #expect(target.imagesShown == [4])
         #expect(target.history.filter { $0 == .placeholder(fill: 200) }.count == 1)
 
-        let other = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let other = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         other.setRequest(request, deferringNetwork: true)
         #expect(other.state == .success(.memory))
     }
@@ -175,7 +174,7 @@ struct ImageBindingTests {
     @Test func aDeferredRequestSetAgainShowsTheImageThatReachedMemoryMeanwhile() async throws {
         let fixture = PipelineFixture()
         let target = RecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline, options: .init(placeholder: placeholder))
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline, placeholder: placeholder))
         let request = PipelineFixture.request("avatar")
         binding.setRequest(request, deferringNetwork: true)
         #expect(binding.state == .deferred)
@@ -185,7 +184,7 @@ struct ImageBindingTests {
         fixture.cache.store(TestImages.makeImage(width: 2, height: 2, fill: 8), forKey: request.cacheKey)
         binding.setRequest(request, deferringNetwork: true)
         #expect(binding.state == .success(.memory))
-        #expect(target.history == [.placeholder(fill: 200), .image(fill: 8, transition: .none)])
+        #expect(target.history == [.placeholder(fill: 200), .image(fill: 8, transition: .immediate)])
         #expect(fixture.pipeline.activeTaskCount == 0)
     }
 
@@ -194,11 +193,10 @@ struct ImageBindingTests {
         let first = PipelineFixture.request("small")
         fixture.cache.store(TestImages.makeImage(width: 2, height: 2, fill: 5), forKey: first.cacheKey)
         let target = RecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline,
-                                   options: .init(placeholder: placeholder, keepsCurrentImageWhileLoading: true))
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline, placeholder: placeholder, keepsCurrentImageWhileLoading: true))
         binding.setRequest(first)
         binding.setRequest(PipelineFixture.request("large"))
-        #expect(target.history == [.image(fill: 5, transition: .none)])
+        #expect(target.history == [.image(fill: 5, transition: .immediate)])
         #expect(binding.state == .loading)
         binding.setRequest(nil)
     }

@@ -14,7 +14,7 @@ struct ImageLoadCallbacksTests {
             ImageLoadCallbacks(
                 onStart: { self.lines.append("\(name) start \($0.url!.lastPathComponent)") },
                 onProgress: { self.lines.append("\(name) progress \($0.completed)/\($0.total)") },
-                onSuccess: { self.lines.append("\(name) success \($0.image.testBitmap.pixels[0]) \($0.source)") },
+                onSuccess: { self.lines.append("\(name) success \($0.image.testBitmap.pixels[0]) \($0.cacheType)") },
                 onFailure: { _ in self.lines.append("\(name) failure") },
                 onCompletion: { self.lines.append("\(name) completion \((try? $0.get()) != nil)") })
         }
@@ -22,19 +22,19 @@ struct ImageLoadCallbacksTests {
 
     @Test func aDownloadRunsStartProgressSuccessAndCompletionOnceInOrder() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         let log = Log()
         binding.setRequest(PipelineFixture.request("a"), callbacks: log.callbacks("A"))
         #expect(log.lines == ["A start a"])
         try await fixture.loader.reportProgress(to: PipelineFixture.url("a"), completed: 10, total: 70)
         try await waitUntil { log.lines.count == 2 }
         try await fixture.loader.respond(to: PipelineFixture.url("a"), with: PipelineFixture.imageData(fill: 7))
-        try await waitUntil { binding.state == .success(.network) }
+        try await waitUntil { binding.state == .success(.none) }
         await fixture.flushGraph()
         // The loader reports half the bytes as it answers; that report may come before the end
         // or be dropped after it, never after success.
         let lines = log.lines.filter { !$0.hasPrefix("A progress") || $0 == "A progress 10/70" }
-        #expect(lines == ["A start a", "A progress 10/70", "A success 7 network", "A completion true"])
+        #expect(lines == ["A start a", "A progress 10/70", "A success 7 none", "A completion true"])
         #expect(log.lines.last == "A completion true")
         try await fixture.waitUntilIdle()
     }
@@ -43,7 +43,7 @@ struct ImageLoadCallbacksTests {
         let fixture = PipelineFixture()
         let request = PipelineFixture.request("cached")
         fixture.cache.store(TestImages.makeImage(width: 2, height: 2, fill: 9), forKey: request.cacheKey)
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         let log = Log()
         binding.setRequest(request, callbacks: log.callbacks("A"))
         #expect(log.lines == ["A start cached", "A success 9 memory", "A completion true"])
@@ -54,7 +54,7 @@ struct ImageLoadCallbacksTests {
 
     @Test func aReplacedRequestsCallbacksNeverRunAfterTheReplacement() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         let log = Log()
         let a = PipelineFixture.request("a"), b = PipelineFixture.request("b")
         let other = fixture.task(a) // keeps A's download going after the binding leaves it
@@ -66,16 +66,16 @@ struct ImageLoadCallbacksTests {
         _ = try await other.image
         await fixture.flushGraph()
         try await fixture.loader.respond(to: b.url!, with: PipelineFixture.imageData(fill: 2))
-        try await waitUntil { binding.state == .success(.network) }
+        try await waitUntil { binding.state == .success(.none) }
         #expect(log.lines.filter { $0.hasPrefix("A") } == ["A start a"])
         #expect(log.lines.filter { !$0.hasPrefix("B progress") }
-            == ["A start a", "B start b", "B success 2 network", "B completion true"])
+            == ["A start a", "B start b", "B success 2 none", "B completion true"])
         try await fixture.waitUntilIdle()
     }
 
     @Test func aFailureRunsOnFailureThenCompletion() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         let log = Log()
         binding.setRequest(PipelineFixture.request("broken"), callbacks: log.callbacks("A"))
         try await fixture.loader.fail(PipelineFixture.url("broken"), with: URLError(.notConnectedToInternet))
@@ -86,7 +86,7 @@ struct ImageLoadCallbacksTests {
 
     @Test func aLoadCancelledAndRestartedStartsOnceAndEndsOnce() async throws {
         let fixture = PipelineFixture()
-        let binding = ImageBinding(target: RecordingTarget(), pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: RecordingTarget(), options: .init(pipeline: fixture.pipeline))
         let log = Log()
         binding.setRequest(PipelineFixture.request("a"), callbacks: log.callbacks("A"))
         try await fixture.loader.waitForPendingCount(1)
@@ -96,8 +96,8 @@ struct ImageLoadCallbacksTests {
         #expect(log.lines == ["A start a"])
         #expect(binding.startDeferredLoad())
         try await fixture.loader.respond(to: PipelineFixture.url("a"), with: PipelineFixture.imageData(fill: 4))
-        try await waitUntil { binding.state == .success(.network) }
-        #expect(log.lines.filter { !$0.contains("progress") } == ["A start a", "A success 4 network", "A completion true"])
+        try await waitUntil { binding.state == .success(.none) }
+        #expect(log.lines.filter { !$0.contains("progress") } == ["A start a", "A success 4 none", "A completion true"])
         try await fixture.waitUntilIdle()
     }
 }

@@ -17,7 +17,7 @@ struct ImagePrefetcherTests {
 
         // A view asks for the prefetched image: it joins the queued download, at high priority.
         let target = RecordingTarget()
-        let binding = ImageBinding(target: target, pipeline: fixture.pipeline)
+        let binding = ImageBinding(target: target, options: .init(pipeline: fixture.pipeline))
         binding.setRequest(PipelineFixture.request("wanted", priority: .high))
         await fixture.flushGraph()
 
@@ -26,7 +26,7 @@ struct ImagePrefetcherTests {
         #expect(fixture.loader.pendingURLs == [PipelineFixture.url("wanted")]) // ahead of "other" (normal)
         try await fixture.loader.respond(to: PipelineFixture.url("wanted"), with: PipelineFixture.imageData(fill: 2))
         try await fixture.loader.respond(to: PipelineFixture.url("other"), with: PipelineFixture.imageData(fill: 3))
-        try await waitUntil { binding.state == .success(.network) && prefetcher.count == 0 }
+        try await waitUntil { binding.state == .success(.none) && prefetcher.count == 0 }
         #expect(fixture.loader.startedURLs.filter { $0 == PipelineFixture.url("wanted") }.count == 1)
         #expect(target.imagesShown == [2])
         _ = try await busy.image

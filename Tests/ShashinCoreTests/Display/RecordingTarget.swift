@@ -18,7 +18,7 @@ final class RecordingTarget: ImageDisplaying {
         history.compactMap { if case .image(let fill, _) = $0 { fill } else { nil } }
     }
 
-    func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ImageContentMode?) {
+    func display(_ image: PlatformImage, transition: ImageTransition, contentMode: ViewContentMode?) {
         history.append(.image(fill: image.testBitmap.pixels[0], transition: transition))
     }
 

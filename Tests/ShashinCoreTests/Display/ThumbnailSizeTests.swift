@@ -11,14 +11,42 @@ struct ThumbnailSizeTests {
         #expect(options.box == ThumbnailOptions.Box(width: 300, height: 241, contentMode: .aspectFit))
         #expect(options.scale == 3)
         #expect(options.maxPixelSize == 300)
+        // Pixels are pixels, at scale 1, whatever scale is given.
         let pixels = ThumbnailOptions(size: CGSize(width: 100, height: 80), unit: .pixels, scale: 3)
         #expect(pixels.box == ThumbnailOptions.Box(width: 100, height: 80, contentMode: .aspectFill))
-        #expect(pixels.scale == 3)
+        #expect(pixels.scale == 1)
+    }
+
+    /// Points at scales 1, 2 and 3, fitted and filled: each side of the box is the points times
+    /// the scale, the image carries the scale, and each scale is a key of its own.
+    @Test(arguments: [1.0, 2.0, 3.0], ImageContentMode.allCases)
+    func pointsAreSidesTimesTheScaleForEachContentMode(scale: Double, mode: ImageContentMode) {
+        let options = ThumbnailOptions(size: CGSize(width: 100, height: 50), scale: scale, contentMode: mode)
+        #expect(options.box == ThumbnailOptions.Box(width: Int(100 * scale), height: Int(50 * scale), contentMode: mode))
+        #expect(options.scale == scale)
+        // A 4000 × 1000 photo: fit makes its width the box's, fill its height.
+        let size = options.targetSize(width: 4000, height: 1000)
+        if mode == .aspectFit {
+            #expect(size == (Int(100 * scale), Int(25 * scale)))
+        } else {
+            #expect(size == (Int(200 * scale), Int(50 * scale)))
+        }
+        #expect(options.description.hasSuffix(scale == 1 ? "\(mode == .aspectFit ? "fit" : "fill"))" : "@\(Int(scale)))"))
+    }
+
+    /// Linux has no screen: points without a scale are pixels (the main display's scale is 1).
+    @Test func withoutAScalePointsArePixelsOnLinux() {
+        #if os(Linux)
+        let options = ThumbnailOptions(size: CGSize(width: 100, height: 50))
+        #expect(options.box == ThumbnailOptions.Box(width: 100, height: 50, contentMode: .aspectFill))
+        #expect(options.scale == 1)
+        #expect(DisplayScale.main == 1)
+        #endif
     }
 
     @Test(arguments: [
         // image, box (points) at 2×, mode → pixels
-        (4000, 3000, 100.0, 100.0, ThumbnailOptions.ContentMode.aspectFit, 200, 150),
+        (4000, 3000, 100.0, 100.0, ImageContentMode.aspectFit, 200, 150),
         (4000, 3000, 100.0, 100.0, .aspectFill, 267, 200),
         (3000, 4000, 100.0, 100.0, .aspectFit, 150, 200),
         (3000, 4000, 100.0, 100.0, .aspectFill, 200, 267),
@@ -28,7 +56,7 @@ struct ThumbnailSizeTests {
         (1000, 4000, 150.0, 50.0, .aspectFill, 300, 1200),
     ])
     func fitStaysInsideTheBoxAndFillCoversIt(width: Int, height: Int, boxWidth: Double, boxHeight: Double,
-                                             mode: ThumbnailOptions.ContentMode, expectedWidth: Int, expectedHeight: Int) {
+                                             mode: ImageContentMode, expectedWidth: Int, expectedHeight: Int) {
         let options = ThumbnailOptions(size: CGSize(width: boxWidth, height: boxHeight), unit: .points, scale: 2, contentMode: mode)
         let size = options.targetSize(width: width, height: height)
         #expect(size.width == expectedWidth && size.height == expectedHeight)
@@ -118,22 +146,24 @@ struct ViewSizedRequestTests {
     @Test func theViewsSizeAtTheScaleBecomesTheThumbnailAndTheRestIsKept() throws {
         let processor = CountingProcessor("p")
         let request = ImageRequest(url: URL(string: "https://example.com/a.jpg"), processors: [processor], priority: .high)
-        let sized = try #require(request.sized(toView: CGSize(width: 100, height: 80), scale: 3, contentMode: .aspectFit))
-        #expect(sized.thumbnail == ThumbnailOptions(size: CGSize(width: 300, height: 240), unit: .pixels, scale: 3, contentMode: .aspectFit))
+        let sized = request.sized(to: CGSize(width: 100, height: 80), scale: 3, contentMode: .aspectFit)
+        #expect(sized.thumbnail == ThumbnailOptions(size: CGSize(width: 100, height: 80), scale: 3, contentMode: .aspectFit))
+        #expect(sized.thumbnail?.box == ThumbnailOptions.Box(width: 300, height: 240, contentMode: .aspectFit))
         #expect(sized.processors.map(\.identifier) == ["p"])
         #expect(sized.priority == .high)
         #expect(sized.url == request.url)
         #expect(sized.cacheKey != request.cacheKey)
         // The same view and screen give the same key: a list that shows the image again hits memory.
-        #expect(request.sized(toView: CGSize(width: 100, height: 80), scale: 3, contentMode: .aspectFit)?.cacheKey == sized.cacheKey)
-        #expect(request.sized(toView: CGSize(width: 100, height: 80), scale: 2, contentMode: .aspectFit)?.cacheKey != sized.cacheKey)
+        #expect(request.sized(to: CGSize(width: 100, height: 80), scale: 3, contentMode: .aspectFit).cacheKey == sized.cacheKey)
+        #expect(request.sized(to: CGSize(width: 100, height: 80), scale: 2, contentMode: .aspectFit).cacheKey != sized.cacheKey)
     }
 
-    @Test func aViewWithoutASizeGivesNoRequestYet() {
+    @Test func aViewWithoutASizeLeavesTheRequestAsItIs() {
         let request = ImageRequest(url: URL(string: "https://example.com/a.jpg"))
-        #expect(request.sized(toView: .zero, scale: 2) == nil)
-        #expect(request.sized(toView: CGSize(width: 100, height: 0), scale: 2) == nil)
-        #expect(request.sized(toView: CGSize(width: Double.infinity, height: 10), scale: 2) == nil)
-        #expect(request.sized(toView: CGSize(width: Double.nan, height: 10), scale: 2) == nil)
+        for size in [CGSize.zero, CGSize(width: 100, height: 0), CGSize(width: Double.infinity, height: 10),
+                     CGSize(width: Double.nan, height: 10)] {
+            #expect(request.sized(to: size, scale: 2).thumbnail == nil)
+            #expect(request.sized(to: size, scale: 2).cacheKey == request.cacheKey)
+        }
     }
 }

@@ -17,7 +17,7 @@ struct LiveCacheLayersTests {
     func removeLeavesNoTrace() async throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder)
+        let disk = try DiskCache(configuration: .init(directory: folder))
         let memory = MemoryCache()
         let fixture = try await LiveFixture.start(.asyncHTTPClient) {
             $0.diskCache = disk
@@ -46,7 +46,7 @@ struct LiveCacheLayersTests {
         #expect(stored.count == 4, "the original and three processed results: \(stored)")
 
         // Removed through another signature, with no thumbnail or processors: the image goes.
-        try fixture.pipeline.removeCachedImage(for: ImageRequest(url: LiveImageIDTests.signed(fixture.server, "/gone.jpg", 9)))
+        try await fixture.pipeline.removeCachedImage(for: ImageRequest(url: LiveImageIDTests.signed(fixture.server, "/gone.jpg", 9)))
         #expect(try disk.entries().filter { $0.key.contains("gone.jpg") }.isEmpty)
         for request in variants { #expect(fixture.pipeline.cachedImage(for: request) == nil) }
         #expect(try fixture.pipeline.cachedData(for: variants[0]) == nil)
@@ -70,7 +70,7 @@ struct LiveCacheLayersTests {
         #expect(try fixture.pipeline.cachedData(for: ImageRequest(url: url)) == bytes)
         await fixture.server.stop()
         let response = try await fixture.pipeline.response(for: ImageRequest(url: url, thumbnail: .init(maxPixelSize: 40)))
-        #expect(response.source == .disk && response.image.pixelWidth == 40)
+        #expect(response.cacheType == .disk && response.image.pixelWidth == 40)
         #expect(fixture.server.requestCount(for: "/uploaded.jpg") == 0)
         try await fixture.finish()
     }
@@ -80,13 +80,13 @@ struct LiveCacheLayersTests {
         let (fixture, disk) = try await LiveFixture.startOnDisk()
         fixture.server.setRoute("/switch.jpg", RouteScript.image(Self.spec(7), headers: ["Cache-Control": "max-age=3600"]))
         let url = fixture.server.url("/switch.jpg")
-        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url, options: .disableDiskCacheWrites)).source == .network)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url, options: .disableDiskCacheWrites)).cacheType == .none)
         #expect(try disk.entries().isEmpty)
-        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url, options: .memoryCacheOnly)).source == .network)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url, options: .disableDiskCache)).cacheType == .none)
         #expect(try disk.entries().isEmpty)
-        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).source == .network)
-        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).source == .disk)
-        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url, options: .disableDiskCacheReads)).source == .network)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).cacheType == .none)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).cacheType == .disk)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url, options: .disableDiskCacheReads)).cacheType == .none)
         #expect(fixture.server.requestCount(for: "/switch.jpg") == 4)
         try await fixture.finish()
     }
@@ -96,12 +96,12 @@ struct LiveCacheLayersTests {
         let (fixture, _) = try await LiveFixture.startOnDisk()
         fixture.server.setRoute("/stale.jpg", RouteScript.image(Self.spec(8), headers: ["Cache-Control": "max-age=0"]))
         let url = fixture.server.url("/stale.jpg")
-        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).source == .network)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).cacheType == .none)
         var lenient = ImageRequest(url: url)
         lenient.httpCacheOptions = HTTPCache.Options()
         lenient.httpCacheOptions?.minimumFreshness = 3600
-        #expect(try await fixture.pipeline.response(for: lenient).source == .disk)
-        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).source == .network)
+        #expect(try await fixture.pipeline.response(for: lenient).cacheType == .disk)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).cacheType == .none)
         #expect(fixture.server.requestCount(for: "/stale.jpg") == 2)
         try await fixture.finish()
     }
@@ -110,15 +110,15 @@ struct LiveCacheLayersTests {
     func removeAll() async throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let disk = try DiskCache(directory: folder)
+        let disk = try DiskCache(configuration: .init(directory: folder))
         let fixture = try await LiveFixture.start(.asyncHTTPClient) { $0.diskCache = disk }
         fixture.server.setRoute("/all.jpg", RouteScript.image(Self.spec(9), headers: ["Cache-Control": "max-age=3600"]))
         let request = ImageRequest(url: fixture.server.url("/all.jpg"))
         _ = try await fixture.pipeline.image(for: request)
-        fixture.pipeline.removeAllImagesFromMemory()
+        fixture.pipeline.trimMemory()
         #expect(fixture.pipeline.cachedImage(for: request) == nil && disk.count == 1)
         _ = try await fixture.pipeline.image(for: request)
-        try fixture.pipeline.removeAllCaches()
+        try await fixture.pipeline.removeAllCaches()
         #expect(fixture.pipeline.cachedImage(for: request) == nil && disk.count == 0)
         try await fixture.finish()
     }
@@ -157,9 +157,9 @@ struct LiveCacheLayersTests {
         configuration.memoryCache = nil
         let relaunched = ImagePipeline(configuration: configuration)
         let original = try await relaunched.response(for: ImageRequest(url: made))
-        #expect(original.source == .disk && original.image.pixelWidth == 64)
+        #expect(original.cacheType == .disk && original.image.pixelWidth == 64)
         let thumbnail = try await relaunched.response(for: madeSmall)
-        #expect(thumbnail.source == .disk && thumbnail.image.pixelWidth == 32)
+        #expect(thumbnail.cacheType == .disk && thumbnail.image.pixelWidth == 32)
         #expect(fixture.server.requestCount(for: "/made.jpg") == 0)
         try await fixture.finish()
     }
@@ -182,7 +182,7 @@ struct LiveCacheLayersTests {
         try await waitFor { fixture.pipeline.backgroundWorkCount == 0 }
         #expect(try fixture.pipeline.cachedData(for: made) == gif)
         let again = try await fixture.pipeline.response(for: made)
-        #expect(again.source == .disk && again.animation?.frameCount == 6)
+        #expect(again.cacheType == .disk && again.animation?.frameCount == 6)
         #expect(fixture.server.requestCount(for: "/made.gif") == 0)
         try await fixture.finish()
     }

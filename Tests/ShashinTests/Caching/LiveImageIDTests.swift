@@ -45,9 +45,9 @@ struct LiveImageIDTests {
         fixture.server.setRoute("/disk.jpg", RouteScript.image(ImageSpec(format: .jpeg, width: 40, height: 30, seed: 5),
                                                                headers: ["Cache-Control": "max-age=3600"]))
         for n in 0..<50 {
-            let request = ImageRequest(url: Self.signed(fixture.server, "/disk.jpg", n), imageID: "photo-42")
+            let request = { var request = ImageRequest(url: Self.signed(fixture.server, "/disk.jpg", n)); request.imageID = "photo-42"; return request }()
             let response = try await fixture.pipeline.response(for: request)
-            #expect(response.source == (n == 0 ? .network : .disk))
+            #expect(response.cacheType == (n == 0 ? .none : .disk))
         }
         #expect(fixture.server.requestCount(for: "/disk.jpg") == 1)
         #expect(try disk.entries().map(\.key) == ["image-id:photo-42"])
@@ -103,10 +103,10 @@ struct LiveImageIDTests {
         }
         let first = ImageSpec(format: .jpeg, width: 40, height: 30, seed: 1)
         fixture.server.setRoute("/etag.jpg", RouteScript.image(first, headers: ["ETag": "\"one\"", "Cache-Control": "no-cache"]))
-        #expect(try await fixture.pipeline.response(for: ImageRequest(url: Self.signed(fixture.server, "/etag.jpg", 1))).source == .network)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: Self.signed(fixture.server, "/etag.jpg", 1))).cacheType == .none)
 
         let second = try await fixture.pipeline.response(for: ImageRequest(url: Self.signed(fixture.server, "/etag.jpg", 2)))
-        #expect(second.source == .revalidated)
+        #expect(second.cacheType == .revalidated)
         let conditional = try #require(fixture.server.lastRequest(for: "/etag.jpg"))
         #expect(conditional.header("If-None-Match") == "\"one\"" && Self.signature(of: conditional) == "sig2")
         #expect(fixture.server.responseCount(for: "/etag.jpg", status: 304) == 1)
@@ -114,7 +114,7 @@ struct LiveImageIDTests {
         let changed = ImageSpec(format: .jpeg, width: 50, height: 20, seed: 2)
         fixture.server.setRoute("/etag.jpg", RouteScript.image(changed, headers: ["ETag": "\"two\"", "Cache-Control": "no-cache"]))
         let third = try await fixture.pipeline.response(for: ImageRequest(url: Self.signed(fixture.server, "/etag.jpg", 3)))
-        #expect(third.source == .network && third.image.pixelWidth == 50)
+        #expect(third.cacheType == .none && third.image.pixelWidth == 50)
         let stored = try #require(try fixture.pipeline.cachedData(for: ImageRequest(url: Self.signed(fixture.server, "/etag.jpg", 4))))
         #expect(stored == (try await ImageGenerator.shared.data(for: changed)))
         #expect(try disk.entries().count == 1)
@@ -129,13 +129,13 @@ struct LiveImageIDTests {
         func request(_ user: String, _ n: Int) -> ImageRequest {
             var urlRequest = URLRequest(url: Self.signed(fixture.server, "/private.jpg", n))
             urlRequest.setValue("Bearer \(user)", forHTTPHeaderField: "Authorization")
-            var request = ImageRequest(urlRequest: urlRequest)
+            var request = ImageRequest(source: .urlRequest(urlRequest))
             request.imageID = "private-photo"
             return request
         }
-        #expect(try await fixture.pipeline.response(for: request("ann", 1)).source == .network)
-        #expect(try await fixture.pipeline.response(for: request("bob", 2)).source == .network)
-        #expect(try await fixture.pipeline.response(for: request("bob", 3)).source == .disk)
+        #expect(try await fixture.pipeline.response(for: request("ann", 1)).cacheType == .none)
+        #expect(try await fixture.pipeline.response(for: request("bob", 2)).cacheType == .none)
+        #expect(try await fixture.pipeline.response(for: request("bob", 3)).cacheType == .disk)
         #expect(fixture.server.requestCount(for: "/private.jpg") == 2)
         #expect(try fixture.pipeline.cachedData(for: request("eve", 4)) == nil)
         try await fixture.finish()

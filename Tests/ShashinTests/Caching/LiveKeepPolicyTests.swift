@@ -32,17 +32,17 @@ struct LiveKeepPolicyTests {
                                                               headers: ["Cache-Control": "no-cache, max-age=0", "Pragma": "no-cache"]))
             let url = server.url("/nocache.jpg")
             do {
-                let first = Self.pipeline(try DiskCache(directory: folder), policy: policy)
-                #expect(try await first.response(for: ImageRequest(url: url)).source == .network)
+                let first = Self.pipeline(try DiskCache(configuration: .init(directory: folder)), policy: policy)
+                #expect(try await first.response(for: ImageRequest(url: url)).cacheType == .none)
             }
             await server.stop()
             // A relaunch: a new pipeline on the same folder, empty memory, the server gone.
-            let relaunched = Self.pipeline(try DiskCache(directory: folder), policy: policy)
+            let relaunched = Self.pipeline(try DiskCache(configuration: .init(directory: folder)), policy: policy)
             if policy == .followHeaders {
                 await #expect(throws: (any Error).self) { try await relaunched.response(for: ImageRequest(url: url)) }
             } else {
                 let response = try await relaunched.response(for: ImageRequest(url: url))
-                #expect(response.source == .disk && response.image.pixelWidth == 48)
+                #expect(response.cacheType == .disk && response.image.pixelWidth == 48)
             }
             #expect(server.requestCount(for: "/nocache.jpg") == 1)
         }
@@ -56,8 +56,8 @@ struct LiveKeepPolicyTests {
         fixture.server.setRoute("/nostore.jpg", RouteScript.image(ImageSpec(format: .jpeg, width: 30, height: 20, seed: 3),
                                                                   headers: ["Cache-Control": "no-store"]))
         let url = fixture.server.url("/nostore.jpg")
-        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).source == .network)
-        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).source == .disk)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).cacheType == .none)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).cacheType == .disk)
         #expect(fixture.server.requestCount(for: "/nostore.jpg") == 1)
         try await fixture.finish()
     }
@@ -75,15 +75,15 @@ struct LiveKeepPolicyTests {
             var urlRequest = URLRequest(url: fixture.server.url("/auth.jpg"))
             urlRequest.setValue("Bearer token-1", forHTTPHeaderField: "Authorization")
             for thumbnail in [nil, ThumbnailOptions(maxPixelSize: 10)] {
-                _ = try await fixture.pipeline.response(for: ImageRequest(urlRequest: urlRequest, thumbnail: thumbnail))
+                _ = try await fixture.pipeline.response(for: ImageRequest(source: .urlRequest(urlRequest), thumbnail: thumbnail))
             }
             try await waitFor { fixture.pipeline.backgroundWorkCount == 0 }
             if includingAuthorized {
                 #expect(disk.count == 2, "the original and the thumbnail")
-                #expect(try await fixture.pipeline.response(for: ImageRequest(urlRequest: urlRequest)).source == .disk)
+                #expect(try await fixture.pipeline.response(for: ImageRequest(source: .urlRequest(urlRequest))).cacheType == .disk)
                 var other = urlRequest
                 other.setValue("Bearer token-2", forHTTPHeaderField: "Authorization")
-                #expect(try await fixture.pipeline.response(for: ImageRequest(urlRequest: other)).source == .network)
+                #expect(try await fixture.pipeline.response(for: ImageRequest(source: .urlRequest(other))).cacheType == .none)
             } else {
                 #expect(disk.count == 0)
             }
@@ -97,7 +97,10 @@ struct LiveKeepPolicyTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let clock = Locked(Date(timeIntervalSince1970: 1_800_000_000))
         let now: @Sendable () -> Date = { clock.withLock { $0 } }
-        let disk = try DiskCache(directory: folder, maxAge: 3600, now: now)
+        var settings = DiskCache.Configuration(directory: folder)
+        settings.maxAge = 3600
+        settings.now = now
+        let disk = try DiskCache(configuration: settings)
         let fixture = try await LiveFixture.start(.asyncHTTPClient) {
             $0.diskCache = disk
             $0.memoryCache = nil
@@ -108,14 +111,14 @@ struct LiveKeepPolicyTests {
         _ = try await fixture.pipeline.image(for: url)
         clock.withLock { $0 += 3000 }
         // A read is a use: the age counts from here.
-        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).source == .disk)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).cacheType == .disk)
         clock.withLock { $0 += 3000 }
         disk.trim()
         #expect(disk.count == 1, "used 3,000 s ago: younger than maxAge")
         clock.withLock { $0 += 601 }
         disk.trim()
         #expect(disk.count == 0)
-        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).source == .network)
+        #expect(try await fixture.pipeline.response(for: ImageRequest(url: url)).cacheType == .none)
         #expect(fixture.server.requestCount(for: "/aged.jpg") == 2)
         try await fixture.finish()
     }

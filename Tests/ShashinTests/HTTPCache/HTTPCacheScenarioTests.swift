@@ -29,7 +29,7 @@ struct HTTPCacheScenarioTests {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let loader = kind.make()
-        let cache = HTTPCache(loader: loader, storage: try DiskCache(directory: folder), now: { clock.current })
+        let cache = HTTPCache(loader: loader, storage: try DiskCache(configuration: .init(directory: folder)), now: { clock.current })
         let hasBody = scenario.status != 204
         var storedBody = Data()
 

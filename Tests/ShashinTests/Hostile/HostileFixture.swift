@@ -30,7 +30,7 @@ struct HostileFixture {
         var folder: URL?
         if path == .diskCache {
             let directory = temporaryFolder()
-            configuration.diskCache = try DiskCache(directory: directory)
+            configuration.diskCache = try DiskCache(configuration: .init(directory: directory))
             folder = directory
         }
         return HostileFixture(origin: origin, loader: loader, pipeline: ImagePipeline(configuration: configuration), folder: folder)

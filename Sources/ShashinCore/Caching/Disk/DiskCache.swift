@@ -26,6 +26,11 @@ import Foundation
 /// let cache = try DiskCache(name: "images")                 // ~/.cache/images on Linux
 /// try cache.store(data, metadata: nil, forKey: url.absoluteString)
 /// let entry = try cache.entry(forKey: url.absoluteString)  // DataCacheEntry?
+///
+/// var settings = DiskCache.Configuration(name: "avatars")
+/// settings.sizeLimit = 50 << 20
+/// settings.maxAge = 30 * 86_400                             // unused for 30 days: gone
+/// let avatars = try DiskCache(configuration: settings)
 /// ```
 public final class DiskCache: DataCaching {
     /// The default size limit: 150 MB.
@@ -39,37 +44,32 @@ public final class DiskCache: DataCaching {
     public let directory: URL
     let store: DiskStore
 
-    /// Opens (creating when missing) the cache in `directory`.
+    /// Opens (creating when missing) the cache `configuration` describes.
     ///
-    /// - Parameters:
-    ///   - sizeLimit: the most bytes of entry data to keep; default 150 MB.
-    ///   - countLimit: the most entries to keep; default unlimited.
-    ///   - trimRatio: the fraction of the limits eviction brings the cache down to; default 0.7,
-    ///     clamped to 0...1.
-    ///   - inlineThreshold: entries smaller than this many bytes live in the index; default 96 KB.
-    ///   - syncsFiles: flush each entry file to the disk before its row is committed, so even a
-    ///     power loss cannot leave a row naming unwritten bytes; default `true`. Without it a
-    ///     crashed process still never leaves torn entries; a power cut may cost entries (as misses).
-    ///   - maxAge: entries not used (read or stored) for longer than this many seconds are removed
-    ///     — at open, and by the background sweep that enforces the limits (which a store also
-    ///     starts when the last age sweep is more than an eighth of `maxAge`, at most an hour,
-    ///     old); default `nil`: no age limit.
-    ///   - now: the clock of stored and access times and of `maxAge`; default the system clock.
-    ///
-    /// Instances on the same folder share one store, and these settings are the store's: the
-    /// latest instance's settings apply to all of them.
+    /// Instances on the same folder share one store, and the limits are the store's: the latest
+    /// instance's apply to all of them.
     ///
     /// - Throws: `DiskCacheError.cannotOpen` when the folder or the index cannot be created or
-    ///   opened. A damaged index is not an error: it is moved aside and replaced by an empty one,
-    ///   and `recovery` says so.
-    public init(directory: URL, sizeLimit: Int = DiskCache.defaultSizeLimit, countLimit: Int = .max,
-                trimRatio: Double = 0.7, inlineThreshold: Int = DiskCache.defaultInlineThreshold,
-                syncsFiles: Bool = true, maxAge: TimeInterval? = nil,
-                now: @escaping @Sendable () -> Date = { Date() }) throws {
-        let limits = DiskStore.Limits(sizeLimit: max(0, sizeLimit), countLimit: max(0, countLimit),
-                                      trimRatio: min(1, max(0, trimRatio)), inlineThreshold: max(0, inlineThreshold),
-                                      syncsFiles: syncsFiles, maxAge: maxAge.map { max(0, $0) }, now: now)
-        (self.directory, store) = try Self.open(directory, limits: limits, fileSystem: PosixFileSystem())
+    ///   opened, or the configuration's `name` is not a single path component (empty, `.`, `..`,
+    ///   or holding `/` or NUL). A damaged index is not an error: it is moved aside and replaced by
+    ///   an empty one, and `recovery` says so.
+    public init(configuration: Configuration) throws {
+        if let name = configuration.name {
+            guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
+                throw DiskCacheError.cannotOpen(path: name, reason: "a cache name must be a single path component")
+            }
+        }
+        (self.directory, store) = try Self.open(configuration.directory, limits: configuration.limits, fileSystem: PosixFileSystem())
+    }
+
+    /// Opens (creating when missing) the cache named `name` in the user's caches folder, with the
+    /// default limits: `init(configuration: .init(name: name))`.
+    ///
+    /// ```swift
+    /// configuration.diskCache = try DiskCache(name: "images")
+    /// ```
+    public convenience init(name: String) throws {
+        try self.init(configuration: Configuration(name: name))
     }
 
     /// Tests inject a file layer that fails the way a full disk or a read-only folder does.
@@ -79,23 +79,6 @@ public final class DiskCache: DataCaching {
 
     /// The last instance on a folder closes its store: the folder lock is free when this returns.
     deinit { DiskStoreRegistry.release(directory.path) }
-
-    /// Opens (creating when missing) the cache named `name` in the user's caches folder:
-    /// `FileManager`'s caches directory on Apple platforms; `$XDG_CACHE_HOME`, else `~/.cache`,
-    /// elsewhere. The other parameters are those of `init(directory:...)`.
-    ///
-    /// - Throws: `DiskCacheError.cannotOpen` when `name` is not a single path component (empty,
-    ///   `.`, `..`, or holding `/` or NUL), or when the folder cannot be opened.
-    public convenience init(name: String, sizeLimit: Int = DiskCache.defaultSizeLimit, countLimit: Int = .max,
-                            trimRatio: Double = 0.7, inlineThreshold: Int = DiskCache.defaultInlineThreshold,
-                            syncsFiles: Bool = true, maxAge: TimeInterval? = nil) throws {
-        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
-            throw DiskCacheError.cannotOpen(path: name, reason: "a cache name must be a single path component")
-        }
-        try self.init(directory: Self.userCachesDirectory().appendingPathComponent(name, isDirectory: true),
-                      sizeLimit: sizeLimit, countLimit: countLimit, trimRatio: trimRatio,
-                      inlineThreshold: inlineThreshold, syncsFiles: syncsFiles, maxAge: maxAge)
-    }
 
     private static func open(_ directory: URL, limits: DiskStore.Limits, fileSystem: any DiskFileSystem) throws(DiskCacheError) -> (URL, DiskStore) {
         guard directory.isFileURL else {
@@ -113,7 +96,7 @@ public final class DiskCache: DataCaching {
     }
 
     /// The folder `init(name:)` opens for `name`: inside the user's caches folder.
-    public static func defaultDirectory(name: String) -> URL {
+    static func defaultDirectory(name: String) -> URL {
         userCachesDirectory().appendingPathComponent(name, isDirectory: true)
     }
 
@@ -133,34 +116,30 @@ public final class DiskCache: DataCaching {
 
     // MARK: - Limits and state
 
-    /// The most bytes of entry data to keep; shared by every instance on this folder.
-    public var sizeLimit: Int {
-        get { store.locked { store.limits.sizeLimit } }
-        set { store.locked { store.limits.sizeLimit = max(0, newValue) } }
-    }
-
-    /// The most entries to keep; shared by every instance on this folder.
-    public var countLimit: Int {
-        get { store.locked { store.limits.countLimit } }
-        set { store.locked { store.limits.countLimit = max(0, newValue) } }
-    }
-
-    /// The fraction of the limits that eviction brings the cache down to (0...1).
-    public var trimRatio: Double {
-        get { store.locked { store.limits.trimRatio } }
-        set { store.locked { store.limits.trimRatio = min(1, max(0, newValue)) } }
-    }
-
-    /// Entries unused for longer than this many seconds are removed by the sweep; `nil`: no age limit.
-    public var maxAge: TimeInterval? {
-        get { store.locked { store.limits.maxAge } }
-        set { store.locked { store.limits.maxAge = newValue.map { max(0, $0) } } }
-    }
-
-    /// Entries smaller than this many bytes are stored in the index, larger ones in files.
-    public var inlineThreshold: Int {
-        get { store.locked { store.limits.inlineThreshold } }
-        set { store.locked { store.limits.inlineThreshold = max(0, newValue) } }
+    /// The limits in force, shared by every instance on this folder, as a configuration of this
+    /// folder. Set it to change them while the cache runs; its `directory` stays this cache's
+    /// (another one set here is ignored).
+    ///
+    /// ```swift
+    /// cache.configuration.sizeLimit = 20 << 20   // the next store evicts down to 70 % of it
+    /// ```
+    public var configuration: Configuration {
+        get {
+            let limits = store.locked { store.limits }
+            var configuration = Configuration(directory: directory)
+            configuration.sizeLimit = limits.sizeLimit
+            configuration.countLimit = limits.countLimit
+            configuration.trimRatio = limits.trimRatio
+            configuration.inlineThreshold = limits.inlineThreshold
+            configuration.syncsFiles = limits.syncsFiles
+            configuration.maxAge = limits.maxAge
+            configuration.now = limits.now
+            return configuration
+        }
+        set {
+            let limits = newValue.limits
+            store.locked { store.limits = limits }
+        }
     }
 
     /// The bytes of all entries' data (metadata and the index itself not counted).
@@ -228,6 +207,24 @@ public final class DiskCache: DataCaching {
     /// - Returns: whether it was replaced.
     public func updateMetadata(_ metadata: Data?, forKey key: String, ifCurrent expected: Data?) throws -> Bool {
         try store.updateMetadata(metadata, forKey: key, ifCurrent: expected)
+    }
+
+    /// Stores `data` and `metadata` for `key` filed under `group`, which
+    /// ``removeEntries(inGroup:)`` then finds through an index of its own, without reading other
+    /// rows; `nil` files it under none. As ``store(_:metadata:forKey:)`` otherwise.
+    ///
+    /// ```swift
+    /// try cache.store(thumbnail, metadata: nil, forKey: "avatar-42 thumb(80)", group: "avatar-42")
+    /// try cache.removeEntries(inGroup: "avatar-42")
+    /// ```
+    public func store(_ data: Data, metadata: Data?, forKey key: String, group: String?) throws {
+        try store.store(data, metadata: metadata, forKey: key, group: group)
+    }
+
+    /// Removes every entry stored under `group`, through the group index: its cost depends on the
+    /// group's entries, not on the cache's.
+    public func removeEntries(inGroup group: String) throws {
+        try store.removeEntries(inGroup: group)
     }
 
     /// Removes the entry for `key`, if any.

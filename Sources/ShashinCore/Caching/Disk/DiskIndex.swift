@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Columns are ordered so the inline bytes come last: SQLite keeps a large value in overflow
 /// pages and reads them only when a query asks for that column or one after it. A lookup selects
-/// everything but the bytes, then reads them with one copy through a blob handle.
+/// everything but the bytes, then reads them with one copy through a blob handle. (A version 1
+/// index, migrated, has the group column after them: read there only through its own index, or
+/// when a row is deleted.)
 final class DiskIndex {
     /// One row, without its bytes.
     struct Row {
@@ -18,8 +20,9 @@ final class DiskIndex {
         var file: String?
     }
 
-    /// Bump when the schema changes: an index of another version is dropped and recreated.
-    static let schemaVersion = 1
+    /// Bump when the schema changes: an index of another version is dropped and recreated, except
+    /// version 1, which gains the `grp` column (its rows belong to no group).
+    static let schemaVersion = 2
 
     let database: SQLiteDatabase
     private let selectEntry: SQLiteStatement
@@ -33,6 +36,8 @@ final class DiskIndex {
     private let deleteEntryWithFile: SQLiteStatement
     private let selectTotals: SQLiteStatement
     private let selectOldest: SQLiteStatement
+    private let selectGroup: SQLiteStatement
+    private let deleteGroupStatement: SQLiteStatement
 
     /// Opens the index, creating its tables. Throws `.databaseCorrupt` for a damaged file.
     init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(DiskCacheError) {
@@ -58,10 +63,11 @@ final class DiskIndex {
         selectHead = try database.prepare("SELECT key, file FROM entries WHERE id = ?1")
         selectData = try database.prepare("SELECT data FROM entries WHERE id = ?1")
         upsertEntry = try database.prepare("""
-            INSERT INTO entries (id, key, size, stored_at, accessed_at, file, metadata, data)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            INSERT INTO entries (id, key, size, stored_at, accessed_at, file, metadata, data, grp)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             ON CONFLICT (id) DO UPDATE SET key = excluded.key, size = excluded.size, stored_at = excluded.stored_at,
-                accessed_at = excluded.accessed_at, file = excluded.file, metadata = excluded.metadata, data = excluded.data
+                accessed_at = excluded.accessed_at, grp = excluded.grp, file = excluded.file, metadata = excluded.metadata,
+                data = excluded.data
             """)
         updateMetadataStatement = try database.prepare("UPDATE entries SET metadata = ?3, stored_at = ?4 WHERE id = ?1 AND key = ?2")
         // `IS`: NULL matches NULL; blobs compare byte for byte. Neither reads nor rewrites `data`.
@@ -72,13 +78,16 @@ final class DiskIndex {
         deleteEntryWithFile = try database.prepare("DELETE FROM entries WHERE id = ?1 AND file = ?2")
         selectTotals = try database.prepare("SELECT count, size FROM totals WHERE id = 0")
         selectOldest = try database.prepare("SELECT id, size, file FROM entries ORDER BY accessed_at LIMIT ?1")
+        // Both read the group's partial index: a group's rows without a scan of the table.
+        selectGroup = try database.prepare("SELECT id, file FROM entries WHERE grp = ?1")
+        deleteGroupStatement = try database.prepare("DELETE FROM entries WHERE grp = ?1")
     }
 
     /// Finalizes the statements and closes the connection, so the file can be moved aside with
     /// nothing of SQLite's still pointing at it by name. Every later call fails.
     func close() {
         for statement in [selectEntry, selectHead, selectData, upsertEntry, updateMetadataStatement, replaceMetadataStatement, touchEntry,
-                          deleteEntry, deleteEntryWithFile, selectTotals, selectOldest] {
+                          deleteEntry, deleteEntryWithFile, selectTotals, selectOldest, selectGroup, deleteGroupStatement] {
             statement.finalize()
         }
         database.close()
@@ -88,7 +97,10 @@ final class DiskIndex {
         let version = try database.prepare("PRAGMA user_version")
         let current = try version.step() ? Int(version.int64(0)) : 0
         version.reset()
-        if current != 0 && current != schemaVersion {
+        if current == 1 {
+            // Version 1 lacks the group column; its rows keep their bytes and join no group.
+            try database.execute("ALTER TABLE entries ADD COLUMN grp INTEGER")
+        } else if current != 0 && current != schemaVersion {
             try database.execute("DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS totals")
         }
         // The totals row is kept by triggers in the same transaction as every change, so opening
@@ -100,11 +112,13 @@ final class DiskIndex {
                 size INTEGER NOT NULL,
                 stored_at REAL NOT NULL,
                 accessed_at REAL NOT NULL,
+                grp INTEGER,
                 file TEXT,
                 metadata BLOB,
                 data BLOB
             );
             CREATE INDEX IF NOT EXISTS entries_by_access ON entries (accessed_at);
+            CREATE INDEX IF NOT EXISTS entries_by_group ON entries (grp) WHERE grp IS NOT NULL;
             CREATE TABLE IF NOT EXISTS totals (id INTEGER PRIMARY KEY CHECK (id = 0), count INTEGER NOT NULL, size INTEGER NOT NULL);
             INSERT OR IGNORE INTO totals (id, count, size) VALUES (0, 0, 0);
             CREATE TRIGGER IF NOT EXISTS entries_inserted AFTER INSERT ON entries BEGIN
@@ -149,7 +163,9 @@ final class DiskIndex {
         return (selectHead.string(0) ?? "", selectHead.string(1))
     }
 
-    func upsert(id: Int64, key: String, size: Int, storedAt: Double, accessedAt: Double, file: String?, metadata: Data?, data: Data?) throws(DiskCacheError) {
+    /// Writes the row of `id`; `group` is the hash of its group's name, `nil` for none.
+    func upsert(id: Int64, key: String, size: Int, storedAt: Double, accessedAt: Double, group: Int64?, file: String?,
+                metadata: Data?, data: Data?) throws(DiskCacheError) {
         upsertEntry.bind(1, id)
         upsertEntry.bind(2, key)
         upsertEntry.bind(3, Int64(size))
@@ -158,7 +174,22 @@ final class DiskIndex {
         upsertEntry.bind(6, file)
         upsertEntry.bind(7, metadata)
         upsertEntry.bind(8, data)
+        upsertEntry.bind(9, group)
         try upsertEntry.run()
+    }
+
+    /// Deletes the rows of group `group`; returns their ids and the files they named.
+    func deleteGroup(_ group: Int64) throws(DiskCacheError) -> [(id: Int64, file: String?)] {
+        selectGroup.bind(1, group)
+        var rows: [(id: Int64, file: String?)] = []
+        do {
+            defer { selectGroup.reset() }
+            while try selectGroup.step() { rows.append((selectGroup.int64(0), selectGroup.string(1))) }
+        }
+        guard !rows.isEmpty else { return [] }
+        deleteGroupStatement.bind(1, group)
+        try deleteGroupStatement.run()
+        return rows
     }
 
     /// Replaces the metadata of the entry for `key`; `true` when there was one.

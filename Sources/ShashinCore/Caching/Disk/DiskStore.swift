@@ -182,8 +182,10 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
         return locked { (try? index.head(id: id))?.key == key }
     }
 
-    func store(_ data: Data, metadata: Data?, forKey key: String) throws(DiskCacheError) {
+    /// Stores `data` for `key`, filed under `group` (a name; `nil` for none) when given.
+    func store(_ data: Data, metadata: Data?, forKey key: String, group: String? = nil) throws(DiskCacheError) {
         let id = Self.rowID(for: key)
+        let group = group.map(Self.groupID(for:))
         let (inline, sync) = locked { (data.count < limits.inlineThreshold, limits.syncsFiles) }
         if !inline {
             let name = Self.fileName(for: key)
@@ -200,24 +202,24 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
                 throw error
             }
             do {
-                try commit(id: id, key: key, data: nil, size: data.count, file: name, metadata: metadata)
+                try commit(id: id, key: key, group: group, data: nil, size: data.count, file: name, metadata: metadata)
             } catch {
                 fileSystem.removeFile(path(of: name))
                 throw error
             }
         } else {
-            try commit(id: id, key: key, data: data, size: data.count, file: nil, metadata: metadata)
+            try commit(id: id, key: key, group: group, data: data, size: data.count, file: nil, metadata: metadata)
         }
     }
 
     /// Writes the row (replacing any under the same id), then removes the replaced file.
-    private func commit(id: Int64, key: String, data: Data?, size: Int, file: String?, metadata: Data?) throws(DiskCacheError) {
+    private func commit(id: Int64, key: String, group: Int64?, data: Data?, size: Int, file: String?, metadata: Data?) throws(DiskCacheError) {
         let (replaced, startTrim) = try locked { () throws(DiskCacheError) -> (String?, Bool) in
             let now = limits.now().timeIntervalSince1970
             let (replaced, totals) = try withIndex { index throws(DiskCacheError) in
                 try index.database.transaction { () throws(DiskCacheError) in
                     let replaced = try index.head(id: id)?.file
-                    try index.upsert(id: id, key: key, size: size, storedAt: now, accessedAt: stamp(now),
+                    try index.upsert(id: id, key: key, size: size, storedAt: now, accessedAt: stamp(now), group: group,
                                      file: file, metadata: metadata, data: data)
                     return (replaced, try index.totals())
                 }
@@ -262,6 +264,20 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
             return .some(head.file)
         }
         if case .some(.some(let file)) = removedFile { fileSystem.removeFile(path(of: file)) }
+    }
+
+    /// Removes every entry stored under `group`, through the index's group index (no scan).
+    func removeEntries(inGroup group: String) throws(DiskCacheError) {
+        let id = Self.groupID(for: group)
+        let files = try locked { () throws(DiskCacheError) -> [String] in
+            index.database.endReadSession()
+            let rows = try withIndex { index throws(DiskCacheError) in
+                try index.database.transaction { () throws(DiskCacheError) in try index.deleteGroup(id) }
+            }
+            for row in rows { pendingAccess[row.id] = nil }
+            return rows.compactMap(\.file)
+        }
+        for file in files { fileSystem.removeFile(path(of: file)) }
     }
 
     func removeAll() throws(DiskCacheError) {
@@ -391,6 +407,11 @@ final class DiskStore: @unchecked Sendable { // mutable state and `index` only u
             accessFlushScheduled = true
             queue.asyncAfter(deadline: .now() + Self.accessFlushDelay) { [weak self] in self?.flushAccessTimes() }
         }
+    }
+
+    /// The index's number for a group's name: the row id of the name under a prefix keys never have.
+    static func groupID(for group: String) -> Int64 {
+        rowID(for: "\u{1}group " + group)
     }
 
     /// The row id for `key`: the first 8 bytes of its SHA-256.

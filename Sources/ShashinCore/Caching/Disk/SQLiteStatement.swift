@@ -38,6 +38,14 @@ final class SQLiteStatement {
         check(sqlite3_bind_int64(statement, index, value))
     }
 
+    func bind(_ index: Int32, _ value: Int64?) {
+        guard let value else {
+            guard let statement else { return check(SQLITE_MISUSE) }
+            return check(sqlite3_bind_null(statement, index))
+        }
+        bind(index, value)
+    }
+
     func bind(_ index: Int32, _ value: Double) {
         guard let statement else { return check(SQLITE_MISUSE) }
         check(sqlite3_bind_double(statement, index, value))
