@@ -18,8 +18,9 @@ struct ImageLoadingOptionsTests {
                                            forcesTransition: true, contentMode: .scaleAspectFit, keepsCurrentImageWhileLoading: true,
                                            priority: .low)
         let merged = ImageLoadingOptions(placeholder: blue, transition: .immediate, priority: .high).merging(over: defaults)
-        #expect(merged.placeholder == blue && merged.transition == .immediate && merged.priority == .high, "the call's own")
-        #expect(merged.pipeline === pipeline && merged.failureImage == red && merged.forcesTransition == true
+        #expect(merged.placeholder?.testBitmap.pixels[0] == 210 && merged.transition == .immediate && merged.priority == .high,
+                "the call's own")
+        #expect(merged.pipeline === pipeline && merged.failureImage?.testBitmap.pixels[0] == 220 && merged.forcesTransition == true
                 && merged.contentMode == .scaleAspectFit && merged.keepsCurrentImageWhileLoading == true, "the rest from the defaults")
         let nothing = ImageLoadingOptions().merging(over: ImageLoadingOptions())
         #expect(nothing.placeholder == nil && nothing.transition == nil && nothing.pipeline == nil)
