@@ -176,7 +176,11 @@ public final class ImagePrefetcher: Sendable {
                 let key = request.cacheKey
                 if state.entries[key] != nil {
                     state.entries[key]?.request.priority = priority
-                    if let batchID { state.entries[key]?.batches.insert(batchID) }
+                    // A key the batch already holds (listed twice) counts as skipped, so that the
+                    // batch's count still reaches its total.
+                    if let batchID, state.entries[key]?.batches.insert(batchID).inserted == false {
+                        reports += Self.record(.skipped, in: [batchID], state: &state)
+                    }
                     if case .running(.image(let task))? = state.entries[key]?.phase { task.priority = priority }
                     continue
                 }

@@ -60,4 +60,13 @@ struct LivePrefetchTests {
         #expect(empty == ImagePrefetcher.Progress(total: 0) && empty.fractionFinished == 1)
         try await fixture.finish()
     }
+
+    @Test func aBatchListingAnImageTwiceCompletesWithTheSecondSkipped() async throws {
+        let fixture = try await LiveFixture.start(.asyncHTTPClient)
+        let url = fixture.serveImage("/twice.jpg")
+        let (result, _) = await Self.prefetch([url, url], with: ImagePrefetcher(pipeline: fixture.pipeline))
+        #expect(result == ImagePrefetcher.Progress(total: 2, completed: 1, skipped: 1))
+        #expect(fixture.server.requestCount(for: "/twice.jpg") == 1)
+        try await fixture.finish()
+    }
 }
