@@ -174,11 +174,12 @@ struct VipsAnimationFrames: AnimationFrameDecoding {
         /// it cannot (the reader then opens the file as ever).
         private func resume(after index: Int, drawing canvas: GIFCanvasFrames.Encoded, through last: Int) -> Bool {
             guard let layout = frames.gifLayout, let filePages else { return false }
-            // The load open now goes first: one load's canvas and one splice at a time.
-            close()
             let origin = index + 1
             let end = min(filePages, layout.completeFrames, last + 1)
+            // Nothing to splice: the load open now stays, for the caller to read on if it can.
             guard origin < end else { return false }
+            // The load open now goes before the splice opens: one load's canvas at a time.
+            close()
             let splice = GIFSplice(file: frames.pinned.bytes, layout: layout, canvas: canvas, origin: origin, frameLimit: end)
             guard let opened = try? frames.open(splice.bytes, frames: -1) else {
                 _ = VipsErrorBuffer.take()
