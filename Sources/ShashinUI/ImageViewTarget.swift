@@ -107,10 +107,16 @@ final class ImageViewLoading {
 extension ShashinImageView {
     /// The view's binding and target, made on first use.
     var shashinLoading: ImageViewLoading {
-        if let loading = objc_getAssociatedObject(self, &loadingKey) as? ImageViewLoading { return loading }
+        if let loading = shashinExistingLoading { return loading }
         let loading = ImageViewLoading(view: self)
         objc_setAssociatedObject(self, &loadingKey, loading, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
         return loading
+    }
+
+    /// The view's loading if it has one: what `cancel()` reads, so that a cell whose view never
+    /// loaded makes none on reuse.
+    var shashinExistingLoading: ImageViewLoading? {
+        objc_getAssociatedObject(self, &loadingKey) as? ImageViewLoading
     }
 }
 

@@ -79,7 +79,7 @@ public struct RemoteImage<Content: View>: View {
         return content(loader.phase(for: request, options: options))
             .id(loader.contentID)
             .transition(resolved.transition(for: .none).swiftUITransition)
-            .task(id: LoadID(cacheKey: request?.cacheKey, pipeline: resolved.pipeline ?? .shared)) { @MainActor [loader, request, settings] in
+            .task(id: LoadID(cacheKey: request?.cacheKey, pipeline: resolved.resolvedPipeline)) { @MainActor [loader, request, settings] in
                 loader.load(request, options: settings.options, callbacks: settings.callbacks)
             }
             .onAppear { loader.appear() }

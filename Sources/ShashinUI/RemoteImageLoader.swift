@@ -93,7 +93,7 @@ public final class RemoteImageLoader: ObservableObject {
     /// }
     /// ```
     public func phase(for request: ImageRequest?, options: ImageLoadingOptions = ImageLoadingOptions()) -> RemoteImagePhase {
-        let pipeline = options.merging(over: .shared).pipeline ?? .shared
+        let pipeline = options.merging(over: .shared).resolvedPipeline
         if let binding, binding.pipeline === pipeline, binding.request?.cacheKey == request?.cacheKey,
            phase.image != nil || binding.state != .deferred {
             return phase

@@ -78,7 +78,7 @@ public struct ShashinImageViewExtension {
     /// override func prepareForReuse() { super.prepareForReuse(); photoView.shashin.cancel() }
     /// ```
     public func cancel() {
-        binding.cancel()
+        view.shashinExistingLoading?.binding.cancel()
     }
 
     /// The view's binding, made on first use.

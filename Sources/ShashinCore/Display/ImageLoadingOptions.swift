@@ -86,5 +86,5 @@ public struct ImageLoadingOptions {
     }
 
     /// The pipeline a load uses: these options', else `ImagePipeline.shared`.
-    var resolvedPipeline: ImagePipeline { pipeline ?? .shared }
+    package var resolvedPipeline: ImagePipeline { pipeline ?? .shared }
 }
