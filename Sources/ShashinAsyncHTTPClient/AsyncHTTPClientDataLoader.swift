@@ -176,7 +176,7 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
                 observer: observer, progress: progress)
             let clientRequest: HTTPClient.Request
             do { clientRequest = try Self.clientRequest(current) } catch {
-                throw failure(error, received: 0, expected: -1, inBody: false)
+                throw failure(error, received: 0, expected: -1, inBody: false, url: current.url)
             }
             let task = client.execute(request: clientRequest, delegate: collector,
                                       eventLoop: .indifferent,
@@ -189,7 +189,8 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
             }
             let outcome = collector.outcome
             guard let head = outcome.head else {
-                throw failure(ended ?? HTTPClientError.remoteConnectionClosed, received: 0, expected: -1, inBody: false)
+                throw failure(ended ?? HTTPClientError.remoteConnectionClosed, received: 0, expected: -1, inBody: false,
+                              url: current.url)
             }
             let response = HTTPClientResponse(version: head.version, status: head.status, headers: head.headers)
             // A cancelled request ends as cancelled, whatever the collector decided; its bytes are kept below.
@@ -210,7 +211,7 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
             }
             if !cancelled, let stop = outcome.stop { throw stop }
             if let ended {
-                let error = failure(ended, received: outcome.body.count, expected: outcome.expected, inBody: true)
+                let error = failure(ended, received: outcome.body.count, expected: outcome.expected, inBody: true, url: current.url)
                 // The bytes so far, for a pipeline that may resume the download.
                 if !outcome.body.isEmpty, let url = current.url, let partial = try? Self.urlResponse(response, url: url) {
                     ResumableData.loaderDidReceivePartialBody(outcome.body, response: partial, endedBy: error)
@@ -228,13 +229,14 @@ public final class AsyncHTTPClientDataLoader: DataLoading, Sendable {
     }
 
     /// What an error of the client becomes: `CancellationError` when the task was cancelled,
-    /// `truncatedData` when the body broke off before its announced length, else a typed error.
-    private func failure(_ error: any Error, received: Int, expected: Int64, inBody: Bool) -> any Error {
+    /// `truncatedData` when the body broke off before its announced length, else a typed error
+    /// (a `URLError` names `url` as its failing URL).
+    private func failure(_ error: any Error, received: Int, expected: Int64, inBody: Bool, url: URL?) -> any Error {
         if Task.isCancelled || error is CancellationError { return CancellationError() }
         if expected > 0, received < expected, ClientErrors.isBrokenBody(error) {
             return ImagePipelineError.truncatedData(expected: Int(expected), received: received)
         }
-        return ClientErrors.pipelineError(from: error, inBody: inBody, idleTimeout: idleTimeout, totalTimeout: totalTimeout)
+        return ClientErrors.pipelineError(from: error, inBody: inBody, idleTimeout: idleTimeout, totalTimeout: totalTimeout, url: url)
     }
 
     static func clientRequest(_ request: URLRequest) throws -> HTTPClient.Request {

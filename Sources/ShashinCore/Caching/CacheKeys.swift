@@ -89,7 +89,7 @@ struct CacheKeys: Sendable {
             }
         }
         if request.cachePolicy != .useProtocolCachePolicy { key += "\npolicy: \(request.cachePolicy.rawValue)" }
-        let disk = request.options.intersection([.disableDiskCacheReads, .disableDiskCacheWrites])
+        let disk = request.options.intersection(.disableDiskCache)
         if !disk.isEmpty { key += "\ndisk: \(disk.rawValue)" }
         if let options = request.httpCacheOptions { key += "\nhttp-cache: \(options)" }
         if request.urlRequest.refusesConstrainedNetwork { key += "\nconstrained: refused" }

@@ -40,7 +40,7 @@ public struct ImageTransition: Equatable, CustomStringConvertible {
     }
 
     /// What a load shows with when its options say no transition: a 0.25 s fade.
-    public static var defaultFade: ImageTransition { fade(duration: 0.25) }
+    public static var defaultFade: ImageTransition { fade() }
 
     /// A view framework's own animation, lasting `duration`: how `ShashinUI` makes its `.custom` transitions.
     package static func custom(_ animation: Any, duration: TimeInterval) -> ImageTransition {

@@ -503,7 +503,7 @@ public final class VisibleItemsLoader<ID: Hashable & Sendable> {
     private func aheadItems(from range: ClosedRange<Int>?, scroll: ScrollState) -> [ID] {
         guard let range, policy.prefetchDistance > 0, landingWindow == nil else { return [] }
         if scroll.phase == .idle { return diskItemsAhead(of: range) }
-        let travel = abs(scroll.velocity) * Self.tau
+        let travel = ScrollState.predictedRestingOffset(releaseOffset: 0, velocity: abs(scroll.velocity))
         let reach = travel.isFinite ? Int(min(travel, Double(policy.prefetchDistance)).rounded(.up)) : policy.prefetchDistance
         return indices(aheadOf: range, count: reach).map { items[$0] }
     }
@@ -528,8 +528,4 @@ public final class VisibleItemsLoader<ID: Hashable & Sendable> {
             ? Array(stride(from: range.upperBound + 1, to: min(items.count, range.upperBound + 1 + count), by: 1))
             : Array(stride(from: range.lowerBound - 1, through: max(0, range.lowerBound - count), by: -1))
     }
-
-    /// The time constant of the normal deceleration, in seconds: a list let go at v items per
-    /// second still travels v·τ items.
-    private static var tau: Double { -0.001 / log(ScrollState.normalDecelerationRate) }
 }

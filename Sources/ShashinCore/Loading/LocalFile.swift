@@ -23,7 +23,7 @@ enum LocalFile {
         case (NSCocoaErrorDomain, NSFileReadNoPermissionError), (NSPOSIXErrorDomain, Int(EACCES)): code = .noPermissionsToReadFile
         default: code = .cannotOpenFile
         }
-        return URLError(code, userInfo: [NSLocalizedDescriptionKey: "Cannot read the file \(path): \(nsError.localizedDescription)",
-                                          NSUnderlyingErrorKey: nsError, NSURLErrorFailingURLErrorKey: URL(fileURLWithPath: path)])
+        return .failure(code, "Cannot read the file \(path): \(nsError.localizedDescription)", url: URL(fileURLWithPath: path),
+                        underlying: nsError)
     }
 }
